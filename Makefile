@@ -1,0 +1,44 @@
+# Quick start: `make demo` builds the demo site into build/html; `make test`
+# runs every test. Both create .venv on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+SPHINXOPTS ?= -W -n --keep-going
+
+.PHONY: demo test bench catalog wheel clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# One stamp per extra, redone when the project's metadata changes.
+$(VENV)/.demo-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[demo]'
+	touch $@
+
+$(VENV)/.test-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[demo,test]'
+	touch $@
+
+demo: $(VENV)/.demo-installed
+	$(BIN)/sphinx-build $(SPHINXOPTS) -b html demo build/html
+
+test: $(VENV)/.test-installed
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: $(VENV)/.test-installed
+	$(BIN)/python bench/read_phase.py
+
+# Refresh the message template and the compiled catalogs after changing wording.
+catalog: $(VENV)/.test-installed
+	$(BIN)/pybabel extract -F babel.cfg -k _ -k __ --no-location --omit-header \
+		-o src/reprodocs/locale/reprodocs.pot src templates
+	$(BIN)/pybabel update -D reprodocs -i src/reprodocs/locale/reprodocs.pot \
+		-d src/reprodocs/locale --no-fuzzy-matching --omit-header
+	$(BIN)/pybabel compile -D reprodocs -d src/reprodocs/locale --statistics
+
+wheel: $(VENV)/.test-installed
+	$(BIN)/python -m pip wheel --quiet --no-deps -w dist .
+
+clean:
+	rm -rf build dist $(VENV)

@@ -1,0 +1,48 @@
+"""reprodocs: document nondeterministic operations in Sphinx.
+
+``extensions = ["reprodocs"]`` adds the reproducibility note directives and
+keeps every note in the ``reprodocs`` domain.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from reprodocs.directives import (
+    CudaDeterministic,
+    CudaDeterministicBackward,
+    CudnnDeterministic,
+    NondeterministicDirective,
+)
+from reprodocs.domain import ReproducibilityDomain
+from reprodocs.wording import CATALOG, LOCALE_DIR
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.util.typing import ExtensionMetadata
+
+__version__ = "0.1.0"
+
+#: Version of the data reprodocs keeps in the environment; bump it when the
+#: shape of :class:`~reprodocs.domain.ReproducibilityDomain`'s data changes.
+ENV_VERSION = ReproducibilityDomain.data_version
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    app.add_config_value(
+        "reprodocs_reproducibility_doc", "notes/randomness", "env", types=frozenset({str})
+    )
+    app.add_message_catalog(CATALOG, LOCALE_DIR)
+
+    app.add_domain(ReproducibilityDomain)
+    app.add_directive("nondeterministic", NondeterministicDirective)
+    app.add_directive("cuda-deterministic-backward", CudaDeterministicBackward)
+    app.add_directive("cuda-deterministic", CudaDeterministic)
+    app.add_directive("cudnn-deterministic", CudnnDeterministic)
+
+    return {
+        "version": __version__,
+        "env_version": ENV_VERSION,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }

@@ -1,0 +1,170 @@
+"""The reproducibility note directives: one general form, three presets."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import jinja2
+from docutils import nodes
+from docutils.parsers.rst import directives
+from docutils.parsers.rst import Parser as RSTParser
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+
+from reprodocs.domain import Note, ReproducibilityDomain
+from reprodocs.wording import NOTE_TEMPLATE, __, rst_escape, template_environment
+
+logger = logging.getLogger(__name__)
+
+PASSES = ("forward", "backward", "both")
+
+#: The usual spelling of well-known backends, by lower-case name. Other
+#: backends are kept as written.
+BACKEND_SPELLINGS = {
+    name.lower(): name
+    for name in ("CUDA", "cuDNN", "ROCm", "MIOpen", "MPS", "XPU", "XLA", "CPU", "HIP")
+}
+
+
+def single_line(argument: str | None) -> str:
+    """A required option value, its whitespace collapsed (it becomes inline text)."""
+    return " ".join(directives.unchanged_required(argument).split())
+
+
+def backend_option(argument: str | None) -> str:
+    name = single_line(argument)
+    return BACKEND_SPELLINGS.get(name.lower(), name)
+
+
+def pass_option(argument: str | None) -> str:
+    return directives.choice(single_line(argument).lower(), PASSES)
+
+
+class NondeterministicDirective(SphinxDirective):
+    """``.. nondeterministic::`` -- a "Note" admonition saying that the enclosing
+    operation (or the page) may behave nondeterministically on a backend, with a
+    link to the Reproducibility page; the directive's content follows the text."""
+
+    has_content = True
+    option_spec: ClassVar[dict] = {
+        "backend": backend_option,
+        "pass": pass_option,
+        "op": single_line,
+        "alternative": single_line,
+    }
+    #: Values used where an option is not given (the presets fix them).
+    defaults: ClassVar[dict[str, str]] = {"backend": "CUDA", "pass": "both"}
+
+    def run(self) -> list[nodes.Node]:
+        options = {**self.defaults, **self.options}
+        note = Note(
+            operation=options.get("op") or self.enclosing_operation(),
+            directive=self.name,
+            backend=options["backend"],
+            affected_pass=options["pass"],
+            docname=self.env.docname,
+            line=self.lineno,
+        )
+        domain = self.env.get_domain(ReproducibilityDomain.name)
+        if earlier := domain.add_note(note):
+            logger.warning(
+                __("%s: %s already carries this note (line %d)"),
+                self.name,
+                note.operation or __("this page"),
+                earlier.line,
+                location=self.get_location(),
+                type="reprodocs",
+                subtype="duplicate",
+            )
+
+        admonition = nodes.note()
+        self.set_source_info(admonition)
+        admonition += self.wording_nodes(note, options.get("alternative", ""))
+        admonition += self.parse_content_to_nodes()
+        return [admonition]
+
+    def enclosing_operation(self) -> str:
+        """The fully-qualified name of the object description the directive is
+        in (``py:function``, ``py:method``, autodoc output...), or ""."""
+        current = getattr(self.env, "current_document", None)  # Sphinx 9
+        if current is not None:
+            name = current.obj_desc_name
+        else:  # Sphinx 8 keeps the domain's own name, a tuple for Python
+            name = self.env.temp_data.get("object") or ""
+            if isinstance(name, tuple):
+                name = name[0]
+        if not name:
+            return ""
+        module = self.env.ref_context.get("py:module")
+        if module and f"{module}.{name}" in self.env.get_domain("py").objects:
+            return f"{module}.{name}"
+        return name
+
+    def wording_nodes(self, note: Note, alternative: str) -> list[nodes.Node]:
+        """The rendered wording, parsed as reStructuredText.
+
+        Parsed with a reStructuredText parser of its own rather than
+        ``self.state``: in a MyST page the state parses Markdown.
+        """
+        source, line = self.get_source_info()
+        try:
+            text = (
+                template_environment(self.project_templates_path())
+                .get_template(NOTE_TEMPLATE)
+                .render(
+                    backend=rst_escape(note.backend),
+                    affected_pass=note.affected_pass,
+                    operation=rst_escape(note.operation),
+                    reproducibility=f":doc:`/{self.config.reprodocs_reproducibility_doc}`",
+                    alternative=alternative,
+                )
+            )
+        except jinja2.TemplateError as error:
+            logger.warning(
+                __("%s: cannot render %s: %s"),
+                self.name,
+                NOTE_TEMPLATE,
+                error,
+                location=(source, line),
+                type="reprodocs",
+                subtype="template",
+            )
+            return []
+        host = self.state.document
+        document = nodes.document(host.settings, host.reporter, source=source)
+        RSTParser().parse(text, document)
+        for node in document.findall():
+            # The text comes from a template; point its messages at the directive.
+            node.source, node.line = source, line
+        return document.children[:]
+
+    def project_templates_path(self) -> tuple[str, ...]:
+        return tuple(str(self.env.confdir / path) for path in self.config.templates_path)
+
+
+class PresetDirective(NondeterministicDirective):
+    """A preset: backend and pass are fixed, so only ``:op:`` and
+    ``:alternative:`` are accepted."""
+
+    option_spec: ClassVar[dict] = {
+        "op": single_line,
+        "alternative": single_line,
+    }
+
+
+class CudaDeterministicBackward(PresetDirective):
+    """``.. cuda-deterministic-backward::`` -- PyTorch 1.4's backward-pass note."""
+
+    defaults: ClassVar[dict[str, str]] = {"backend": "CUDA", "pass": "backward"}
+
+
+class CudaDeterministic(PresetDirective):
+    """``.. cuda-deterministic::`` -- PyTorch 1.4's forward note."""
+
+    defaults: ClassVar[dict[str, str]] = {"backend": "CUDA", "pass": "forward"}
+
+
+class CudnnDeterministic(PresetDirective):
+    """``.. cudnn-deterministic::`` -- PyTorch 1.4's cuDNN algorithm note."""
+
+    defaults: ClassVar[dict[str, str]] = {"backend": "cuDNN", "pass": "both"}

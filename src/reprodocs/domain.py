@@ -1,0 +1,119 @@
+"""Where the notes of a project are kept: plain data in a Sphinx domain, so that
+it survives pickling, incremental builds and parallel reads."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from sphinx.domains import Domain
+from sphinx.util import logging
+
+from reprodocs.wording import _, __
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Set
+
+logger = logging.getLogger(__name__)
+
+
+class Note(NamedTuple):
+    """One use of a reproducibility directive."""
+
+    operation: str  #: fully-qualified name; "" for a page-level note
+    directive: str  #: the directive's name, e.g. "cuda-deterministic-backward"
+    backend: str
+    affected_pass: str  #: "forward", "backward" or "both"
+    docname: str
+    line: int
+
+    @property
+    def location(self) -> tuple[str, int]:
+        return self.docname, self.line
+
+
+class ReproducibilityDomain(Domain):
+    """Holds every note of the project, by document."""
+
+    name = "reprodocs"
+    label = _("Reproducibility notes")
+    #: Bump whenever the shape of :attr:`data` changes.
+    data_version = 1
+    initial_data: dict[str, Any] = {
+        "notes": {},  # docname -> [Note, ...] in document order
+    }
+
+    @property
+    def notes_by_doc(self) -> dict[str, list[Note]]:
+        return self.data["notes"]
+
+    def notes(self) -> Iterator[Note]:
+        for docname in sorted(self.notes_by_doc):
+            yield from self.notes_by_doc[docname]
+
+    def add_note(self, note: Note) -> Note | None:
+        """Record *note*; return the earlier identical note of its page, if any."""
+        page_notes = self.notes_by_doc.setdefault(note.docname, [])
+        for earlier in page_notes:
+            if _same_claim(earlier, note):
+                return earlier
+        page_notes.append(note)
+        return None
+
+    def clear_doc(self, docname: str) -> None:
+        self.notes_by_doc.pop(docname, None)
+
+    def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
+        for docname in docnames:
+            if docname in otherdata["notes"]:
+                self.notes_by_doc[docname] = otherdata["notes"][docname]
+
+    def check_consistency(self) -> None:
+        """Warn about notes on one operation that repeat or contradict each other
+        across pages (a page's own repeats are reported while it is read)."""
+        first_by_claim: dict[tuple[str, str, str], Note] = {}
+        passes_by_backend: dict[tuple[str, str], Note] = {}
+        for note in self.notes():
+            if not note.operation:
+                continue
+            claim = (note.operation, note.backend, note.affected_pass)
+            earlier = first_by_claim.setdefault(claim, note)
+            if earlier is not note and earlier.docname != note.docname:
+                logger.warning(
+                    __("%s: %s is already noted in %s (line %d)"),
+                    note.directive,
+                    note.operation,
+                    earlier.docname,
+                    earlier.line,
+                    location=note.location,
+                    type="reprodocs",
+                    subtype="duplicate",
+                )
+            backend_key = (note.operation, note.backend)
+            other = passes_by_backend.setdefault(backend_key, note)
+            if other.affected_pass != note.affected_pass:
+                logger.warning(
+                    __(
+                        "%s: %s is noted with pass %r here and %r in %s (line %d); "
+                        "one note with the right :pass: says it once"
+                    ),
+                    note.directive,
+                    note.operation,
+                    note.affected_pass,
+                    other.affected_pass,
+                    other.docname,
+                    other.line,
+                    location=note.location,
+                    type="reprodocs",
+                    subtype="conflict",
+                )
+
+    def resolve_any_xref(self, *args: Any) -> list[Any]:
+        return []
+
+
+def _same_claim(first: Note, second: Note) -> bool:
+    return (first.operation, first.backend, first.affected_pass) == (
+        second.operation,
+        second.backend,
+        second.affected_pass,
+    )
