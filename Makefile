@@ -34,7 +34,7 @@ catalog: $(VENV)/.test-installed
 	$(BIN)/pybabel extract -F babel.cfg -k _ -k __ --no-location --omit-header \
 		-o src/reprodocs/locale/reprodocs.pot src templates
 	$(BIN)/pybabel update -D reprodocs -i src/reprodocs/locale/reprodocs.pot \
-		-d src/reprodocs/locale --no-fuzzy-matching --omit-header
+		-d src/reprodocs/locale --no-fuzzy-matching
 	$(BIN)/pybabel compile -D reprodocs -d src/reprodocs/locale --statistics
 
 wheel: $(VENV)/.test-installed

@@ -15,7 +15,7 @@ from reprodocs.directives import (
     NondeterministicDirective,
 )
 from reprodocs.domain import ReproducibilityDomain
-from reprodocs.wording import CATALOG, LOCALE_DIR
+from reprodocs.wording import CATALOG, LOCALE_DIR, remember_templates_path
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -33,6 +33,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
         "reprodocs_reproducibility_doc", "notes/randomness", "env", types=frozenset({str})
     )
     app.add_message_catalog(CATALOG, LOCALE_DIR)
+    app.connect("builder-inited", remember_templates_path)
 
     app.add_domain(ReproducibilityDomain)
     app.add_directive("nondeterministic", NondeterministicDirective)

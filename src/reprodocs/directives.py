@@ -12,7 +12,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from reprodocs.domain import Note, ReproducibilityDomain
-from reprodocs.wording import NOTE_TEMPLATE, __, rst_escape, template_environment
+from reprodocs.wording import NOTE_TEMPLATE, __, note_template, rst_escape
 
 logger = logging.getLogger(__name__)
 
@@ -56,6 +56,7 @@ class NondeterministicDirective(SphinxDirective):
     defaults: ClassVar[dict[str, str]] = {"backend": "CUDA", "pass": "both"}
 
     def run(self) -> list[nodes.Node]:
+        self.drop_argument()
         options = {**self.defaults, **self.options}
         note = Note(
             operation=options.get("op") or self.enclosing_operation(),
@@ -83,6 +84,28 @@ class NondeterministicDirective(SphinxDirective):
         admonition += self.parse_content_to_nodes()
         return [admonition]
 
+    def drop_argument(self) -> None:
+        """Warn about, and drop, text after ``::``.
+
+        The directives take no argument, so docutils hands such text over as
+        the first lines of the content; that text is almost always an
+        operation's name, which belongs in ``:op:``.
+        """
+        if not self.content or self.content_offset != self.lineno - 1:
+            return
+        blank = next((i for i, line in enumerate(self.content) if not line.strip()), None)
+        argument_lines = len(self.content) if blank is None else blank + 1
+        logger.warning(
+            __("%s takes no argument (use :op: to name the operation): %s"),
+            self.name,
+            " ".join(self.content[:argument_lines]).strip(),
+            location=self.get_location(),
+            type="reprodocs",
+            subtype="argument",
+        )
+        self.content = self.content[argument_lines:]
+        self.content_offset += argument_lines
+
     def enclosing_operation(self) -> str:
         """The fully-qualified name of the object description the directive is
         in (``py:function``, ``py:method``, autodoc output...), or ""."""
@@ -108,16 +131,12 @@ class NondeterministicDirective(SphinxDirective):
         """
         source, line = self.get_source_info()
         try:
-            text = (
-                template_environment(self.project_templates_path())
-                .get_template(NOTE_TEMPLATE)
-                .render(
+            text = note_template(self.env).render(
                     backend=rst_escape(note.backend),
                     affected_pass=note.affected_pass,
                     operation=rst_escape(note.operation),
                     reproducibility=f":doc:`/{self.config.reprodocs_reproducibility_doc}`",
                     alternative=alternative,
-                )
             )
         except jinja2.TemplateError as error:
             logger.warning(
@@ -137,9 +156,6 @@ class NondeterministicDirective(SphinxDirective):
             # The text comes from a template; point its messages at the directive.
             node.source, node.line = source, line
         return document.children[:]
-
-    def project_templates_path(self) -> tuple[str, ...]:
-        return tuple(str(self.env.confdir / path) for path in self.config.templates_path)
 
 
 class PresetDirective(NondeterministicDirective):

@@ -92,10 +92,7 @@ class ReproducibilityDomain(Domain):
             other = passes_by_backend.setdefault(backend_key, note)
             if other.affected_pass != note.affected_pass:
                 logger.warning(
-                    __(
-                        "%s: %s is noted with pass %r here and %r in %s (line %d); "
-                        "one note with the right :pass: says it once"
-                    ),
+                    __("%s: %s is noted with :pass: %s here but %s in %s (line %d)"),
                     note.directive,
                     note.operation,
                     note.affected_pass,

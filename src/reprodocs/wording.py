@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import functools
 import re
+import weakref
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import jinja2
 from sphinx.locale import get_translation, get_translator
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
 
 CATALOG = "reprodocs"
 LOCALE_DIR = Path(__file__).parent / "locale"
@@ -61,3 +67,23 @@ def template_environment(search_path: tuple[str, ...]) -> jinja2.Environment:
     )
     environment.install_gettext_callables(_gettext, _ngettext, newstyle=True)
     return environment
+
+
+#: The project's template directories, by environment (see remember_templates_path).
+_project_templates: weakref.WeakKeyDictionary[BuildEnvironment, tuple[str, ...]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def remember_templates_path(app: Sphinx) -> None:
+    """Resolve the project's ``templates_path`` (relative to the configuration
+    directory, which directives cannot see) once the builder is set up."""
+    _project_templates[app.env] = tuple(
+        str(Path(app.confdir, path)) for path in app.config.templates_path
+    )
+
+
+def note_template(env: BuildEnvironment) -> jinja2.Template:
+    """The note template, the project's own if it has one."""
+    search_path = _project_templates.get(env, ())
+    return template_environment(search_path).get_template(NOTE_TEMPLATE)

@@ -1,0 +1,1 @@
+# Documentation stub, not PyTorch: see torch/__init__.py.

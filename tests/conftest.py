@@ -1,0 +1,78 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+pytest_plugins = ["sphinx.testing.fixtures"]
+
+#: The paragraph of PyTorch 1.4's cuda_deterministic_backward.html, whitespace collapsed.
+BACKWARD_TEXT = (
+    "When using the CUDA backend, this operation may induce nondeterministic "
+    "behaviour in its backward pass that is not easily switched off. "
+    "Please see the notes on Reproducibility for background."
+)
+
+
+@pytest.fixture(scope="session")
+def rootdir() -> Path:
+    return Path(__file__).parent / "roots"
+
+
+def parse_html(path: Path) -> BeautifulSoup:
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "lxml")
+
+
+def text_of(element) -> str:
+    """An element's text with whitespace collapsed, as a reader sees it."""
+    return " ".join(element.get_text(" ").split()).replace(" .", ".")
+
+
+def notes_in(soup: BeautifulSoup) -> list:
+    return soup.select("div.admonition.note")
+
+RANDOMNESS_RST = "Reproducibility\n===============\n\nSeeds and flags.\n"
+
+
+@pytest.fixture
+def build_page(make_app, tmp_path):
+    """Build a one-page project whose index.rst is *body* (after a title and a
+    toctree to the Reproducibility page); return the app."""
+
+    def build(body: str, builder: str = "html", **kwargs):
+        srcdir = write_page_project(tmp_path / "src", body)
+        app = make_app(builder, srcdir=srcdir, freshenv=True, **kwargs)
+        app.build()
+        return app
+
+    return build
+
+
+@pytest.fixture
+def rebuild_page(make_app, tmp_path):
+    """Like build_page, but every call rebuilds one application incrementally
+    (for many examples in one test); warnings are those of the last build."""
+    app = None
+
+    def rebuild(body: str):
+        nonlocal app
+        srcdir = write_page_project(tmp_path / "src", body)
+        if app is None:
+            app = make_app("html", srcdir=srcdir, freshenv=True)
+        app.warning.seek(0)
+        app.warning.truncate()
+        app.build()
+        return app
+
+    return rebuild
+
+
+def write_page_project(srcdir: Path, body: str) -> Path:
+    (srcdir / "notes").mkdir(parents=True, exist_ok=True)
+    (srcdir / "conf.py").write_text('extensions = ["reprodocs"]\n', encoding="utf-8")
+    (srcdir / "notes" / "randomness.rst").write_text(RANDOMNESS_RST, encoding="utf-8")
+    (srcdir / "index.rst").write_text(
+        "Page\n====\n\n.. toctree::\n\n   notes/randomness\n\n" + body, encoding="utf-8"
+    )
+    return srcdir

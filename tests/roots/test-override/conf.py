@@ -1,0 +1,3 @@
+extensions = ["reprodocs"]
+templates_path = ["_templates"]
+reprodocs_reproducibility_doc = "notes/randomness"
