@@ -4,6 +4,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 SPHINXOPTS ?= -W -n --keep-going
+# Extra requirements, e.g. SPHINX_PIN='sphinx<9' VENV=.venv-sphinx8 to test Sphinx 8.
+SPHINX_PIN ?=
 
 .PHONY: demo test bench catalog wheel clean
 
@@ -13,11 +15,11 @@ $(BIN)/python:
 
 # One stamp per extra, redone when the project's metadata changes.
 $(VENV)/.demo-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[demo]'
+	$(BIN)/python -m pip install --quiet -e '.[demo]' $(if $(SPHINX_PIN),'$(SPHINX_PIN)')
 	touch $@
 
 $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[demo,test]'
+	$(BIN)/python -m pip install --quiet -e '.[demo,test]' $(if $(SPHINX_PIN),'$(SPHINX_PIN)')
 	touch $@
 
 demo: $(VENV)/.demo-installed

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from conftest import BACKWARD_TEXT, notes_in, parse_html, text_of
 
+from sphinx.util.console import strip_colors
+
 from reprodocs.domain import Note
 
 
@@ -188,3 +190,16 @@ def test_notes_in_myst_pages_are_worded_in_rst(app):
     assert page_level.find("strong").get_text() == "Markdown"
     operations = {(n.operation, n.backend, n.affected_pass) for n in app.env.get_domain("reprodocs").notes()}
     assert operations == {("torch.bincount", "CUDA", "forward"), ("torch.nn.functional.pad", "ROCm", "backward")}
+
+
+@pytest.mark.sphinx(
+    "html",
+    testroot="myst",
+    freshenv=True,
+    confoverrides={"reprodocs_reproducibility_doc": "notes/missing"},
+)
+def test_messages_from_the_wording_in_myst_are_located_at_the_directive(app):
+    app.build()
+    warnings = strip_colors(app.warning.getvalue())
+    assert "index.md:11: WARNING: unknown document: '/notes/missing'" in warnings
+    assert "index.md:15: WARNING: unknown document: '/notes/missing'" in warnings

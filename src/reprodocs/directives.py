@@ -7,9 +7,11 @@ from typing import ClassVar
 import jinja2
 from docutils import nodes
 from docutils.parsers.rst import directives
-from docutils.parsers.rst import Parser as RSTParser
+from docutils.parsers.rst.states import RSTState, RSTStateMachine, state_classes
+from docutils.statemachine import StringList
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
+from sphinx.util.parsing import nested_parse_to_nodes
 
 from reprodocs.domain import Note, ReproducibilityDomain
 from reprodocs.wording import NOTE_TEMPLATE, __, note_template, rst_escape
@@ -124,19 +126,16 @@ class NondeterministicDirective(SphinxDirective):
         return name
 
     def wording_nodes(self, note: Note, alternative: str) -> list[nodes.Node]:
-        """The rendered wording, parsed as reStructuredText.
-
-        Parsed with a reStructuredText parser of its own rather than
-        ``self.state``: in a MyST page the state parses Markdown.
-        """
+        """The rendered wording, parsed as reStructuredText whatever the page's
+        parser (in a MyST page ``self.state`` parses Markdown)."""
         source, line = self.get_source_info()
         try:
             text = note_template(self.env).render(
-                    backend=rst_escape(note.backend),
-                    affected_pass=note.affected_pass,
-                    operation=rst_escape(note.operation),
-                    reproducibility=f":doc:`/{self.config.reprodocs_reproducibility_doc}`",
-                    alternative=alternative,
+                backend=rst_escape(note.backend),
+                affected_pass=note.affected_pass,
+                operation=rst_escape(note.operation),
+                reproducibility=f":doc:`/{self.config.reprodocs_reproducibility_doc}`",
+                alternative=alternative,
             )
         except jinja2.TemplateError as error:
             logger.warning(
@@ -149,12 +148,22 @@ class NondeterministicDirective(SphinxDirective):
                 subtype="template",
             )
             return []
+        # Every line of the wording is located at the directive.
+        lines = text.splitlines()
+        wording = StringList(lines, items=[(source, line - 1)] * len(lines))
+        if isinstance(self.state, RSTState):
+            # A reStructuredText page parses it like any note's content.
+            return nested_parse_to_nodes(self.state, wording, offset=line - 1)
+        # Other parsers (MyST) get a reStructuredText state machine of their own.
         host = self.state.document
         document = nodes.document(host.settings, host.reporter, source=source)
-        RSTParser().parse(text, document)
+        RSTStateMachine(state_classes, initial_state="Body").run(
+            wording, document, input_offset=line - 1
+        )
         for node in document.findall():
-            # The text comes from a template; point its messages at the directive.
-            node.source, node.line = source, line
+            # Move the nodes to the page: the scratch document would otherwise be
+            # pickled with every doctree, and with it the whole environment.
+            node.document = host
         return document.children[:]
 
 

@@ -1,0 +1,149 @@
+"""Benchmark the read phase: ``.. cuda-deterministic-backward::`` against the
+same note written by hand.
+
+Generates two N-page sites (see :mod:`sites`) into ``bench/_work/``, then
+times ``python -m sphinx -b dummy -E -q -j 1 SRC OUT`` on each in fresh
+subprocesses: one untimed warm-up per variant, then the variants alternate
+(ABAB...) so that drift on the machine hits both alike. Prints a Markdown
+table of per-variant median and minimum wall times and the ratio
+directive/handwritten. It reports; it never asserts on time. ::
+
+    python bench/read_phase.py                # N=400, 5 runs per variant
+    python bench/read_phase.py -n 100 -r 3 --json bench/_work/read_phase.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import sphinx
+from sites import generate_site
+
+WORK = Path(__file__).resolve().parent / "_work"
+#: The variant measured, then the baseline it is compared with.
+VARIANTS = ("directive", "handwritten")
+
+
+def sphinx_command(src: Path, out: Path) -> list[str]:
+    """A full (``-E``), quiet, serial read with the dummy builder."""
+    options = ["-b", "dummy", "-E", "-q", "-j", "1"]
+    return [sys.executable, "-m", "sphinx", *options, str(src), str(out)]
+
+
+def timed_build(src: Path, out: Path) -> tuple[float, float]:
+    """Wall and CPU (user + system) time of one Sphinx build in a fresh
+    interpreter, in seconds. CPU time is the steadier figure on a busy machine.
+
+    A failed build ends the benchmark (its timings would mean nothing);
+    warnings are passed on to stderr.
+    """
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    result = subprocess.run(
+        sphinx_command(src, out), check=False, capture_output=True, text=True
+    )
+    elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if result.stderr:
+        sys.stderr.write(f"[{src.name}] {result.stderr}")
+    if result.returncode:
+        sys.exit(f"sphinx-build failed on {src} (exit {result.returncode})")
+    return elapsed, cpu
+
+
+def run(n: int, repeats: int) -> dict:
+    """Generate both sites, time them alternately, and return the results."""
+    sites = {v: generate_site(WORK / f"read-{v}", n, note=v) for v in VARIANTS}
+    outs = {v: WORK / f"read-{v}-out" for v in VARIANTS}
+    for v in VARIANTS:  # warm-up: disk cache, .pyc files
+        timed_build(sites[v], outs[v])
+    runs: dict[str, list[tuple[float, float]]] = {v: [] for v in VARIANTS}
+    for _ in range(repeats):
+        for v in VARIANTS:
+            runs[v].append(timed_build(sites[v], outs[v]))
+
+    stats = {}
+    for v, timings in runs.items():
+        wall, cpu = zip(*timings, strict=True)
+        stats[v] = {
+            "median": statistics.median(wall),
+            "min": min(wall),
+            "cpu_median": statistics.median(cpu),
+            "runs": list(wall),
+            "cpu_runs": list(cpu),
+        }
+    measured, baseline = (stats[v] for v in VARIANTS)
+    return {
+        "n": n,
+        "repeats": repeats,
+        "variants": stats,
+        "ratio": {k: measured[k] / baseline[k] for k in ("median", "min", "cpu_median")},
+        "python": platform.python_version(),
+        "sphinx": sphinx.__version__,
+        "platform": platform.platform(),
+    }
+
+
+def markdown(results: dict) -> str:
+    """The results as a Markdown table followed by the ratio line."""
+    lines = [
+        "| variant | N | median wall s | min wall s | median CPU s |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for v, s in results["variants"].items():
+        lines.append(
+            f"| {v} | {results['n']} | {s['median']:.3f} | {s['min']:.3f} "
+            f"| {s['cpu_median']:.3f} |"
+        )
+    ratio = results["ratio"]
+    lines += [
+        "",
+        (
+            f"Ratio {VARIANTS[0]}/{VARIANTS[1]}: median CPU {ratio['cpu_median']:.3f}, "
+            f"median wall {ratio['median']:.3f}, min wall {ratio['min']:.3f} "
+            f"({results['repeats']} runs each, "
+            f"Python {results['python']}, Sphinx {results['sphinx']})."
+        ),
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry point."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "-n", "--pages", type=int, default=400, help="pages per site (default 400)"
+    )
+    parser.add_argument(
+        "-r",
+        "--repeats",
+        type=int,
+        default=7,
+        help="timed runs per variant (default 7)",
+    )
+    parser.add_argument(
+        "--json", type=Path, metavar="PATH", help="also save the results here"
+    )
+    args = parser.parse_args(argv)
+    if args.pages < 1 or args.repeats < 1:
+        parser.error("--pages and --repeats must be at least 1")
+
+    results = run(args.pages, args.repeats)
+    print(markdown(results))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

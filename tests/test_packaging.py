@@ -1,0 +1,97 @@
+"""The package as users get it: its catalogs and its wheel."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+
+import reprodocs
+
+REPO = Path(__file__).parents[1]
+LOCALE = REPO / "src" / "reprodocs" / "locale"
+
+
+def source_messages() -> set[str]:
+    """Every translatable string of the code and the templates."""
+    method_map = [("**.py", "python"), ("**.rst", "jinja2")]
+    options_map = {"**.rst": {"extensions": "jinja2.ext.i18n"}}
+    messages = set()
+    for directory in (REPO / "src", REPO / "templates"):
+        for *_, message, _, _ in extract_from_dir(
+            directory, method_map, options_map, keywords={"_": None, "__": None, "gettext": None}
+        ):
+            messages.add(message)
+    return messages
+
+
+def test_every_message_is_translated_to_zh_cn():
+    with (LOCALE / "zh_CN" / "LC_MESSAGES" / "reprodocs.po").open("rb") as po:
+        catalog = read_po(po)
+    translated = {m.id for m in catalog if m.id and m.string and not m.fuzzy}
+    assert source_messages() <= translated
+    assert source_messages() == {m.id for m in catalog if m.id}, "stale messages: run make catalog"
+
+
+def test_compiled_catalog_matches_its_source():
+    lc_messages = LOCALE / "zh_CN" / "LC_MESSAGES"
+    with (lc_messages / "reprodocs.po").open("rb") as po, (lc_messages / "reprodocs.mo").open("rb") as mo:
+        source, compiled = read_po(po), read_mo(mo)
+    assert {m.id: m.string for m in source if m.id} == {m.id: m.string for m in compiled if m.id}
+
+
+def test_setup_metadata(make_app, tmp_path):
+    (tmp_path / "conf.py").write_text('extensions = ["reprodocs"]\n')
+    (tmp_path / "index.rst").write_text("Index\n=====\n")
+    app = make_app("html", srcdir=tmp_path)
+    extension = app.extensions["reprodocs"]
+    assert extension.version == reprodocs.__version__
+    assert extension.parallel_read_safe is True
+    assert extension.parallel_write_safe is True
+    assert app.registry.get_envversion(app)["reprodocs"] == reprodocs.ENV_VERSION
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out), str(REPO)],
+        check=True,
+    )
+    wheel, = out.glob("reprodocs-*.whl")
+    return wheel
+
+
+def test_wheel_carries_templates_and_catalogs(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "reprodocs/templates/reprodocs/note.rst" in names
+    assert "reprodocs/locale/zh_CN/LC_MESSAGES/reprodocs.mo" in names
+
+
+def test_installed_wheel_builds_notes(wheel, tmp_path, rootdir):
+    target = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target), str(wheel)],
+        check=True,
+    )
+    out = tmp_path / "out"
+    # PYTHONPATH comes before the editable install of the checkout.
+    probe = subprocess.run(
+        [sys.executable, "-c", "import reprodocs; print(reprodocs.__file__)"],
+        env={"PYTHONPATH": str(target)}, capture_output=True, text=True, check=True,
+    )
+    assert probe.stdout.startswith(str(target))
+    build = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "-q", "-D", "language=zh_CN", "-b", "html",
+         str(rootdir / "test-notes"), str(out)],
+        env={"PYTHONPATH": str(target)}, capture_output=True, text=True,
+    )
+    assert build.returncode == 0, build.stderr
+    html = (out / "index.html").read_text(encoding="utf-8")
+    assert "使用 CUDA 后端时" in html
