@@ -1,7 +1,9 @@
 """reprodocs: document nondeterministic operations in Sphinx.
 
-``extensions = ["reprodocs"]`` adds the reproducibility note directives and
-keeps every note in the ``reprodocs`` domain.
+``extensions = ["reprodocs"]`` adds the reproducibility note directives, keeps
+every note in the ``reprodocs`` domain, and generates the index of them: the
+``nondeterministic-ops`` table, ``nondeterministic.json``, and the drift check
+against ``reprodocs_known_ops``.
 """
 
 from __future__ import annotations
@@ -15,6 +17,14 @@ from reprodocs.directives import (
     NondeterministicDirective,
 )
 from reprodocs.domain import ReproducibilityDomain
+from reprodocs.drift import check_known_ops, read_known_ops
+from reprodocs.index import (
+    NondeterministicOpsDirective,
+    export_json,
+    nondeterministic_ops,
+    publish,
+    render_tables,
+)
 from reprodocs.wording import CATALOG, LOCALE_DIR, remember_templates_path
 
 if TYPE_CHECKING:
@@ -32,14 +42,31 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value(
         "reprodocs_reproducibility_doc", "notes/randomness", "env", types=frozenset({str})
     )
+    app.add_config_value("reprodocs_export_json", True, "", types=frozenset({bool}))
+    # Checked on every build, so changing it re-reads nothing.
+    app.add_config_value(
+        "reprodocs_known_ops", None, "", types=frozenset({list, tuple, str, type(None)})
+    )
     app.add_message_catalog(CATALOG, LOCALE_DIR)
     app.connect("builder-inited", remember_templates_path)
 
+    # The notes
     app.add_domain(ReproducibilityDomain)
     app.add_directive("nondeterministic", NondeterministicDirective)
     app.add_directive("cuda-deterministic-backward", CudaDeterministicBackward)
     app.add_directive("cuda-deterministic", CudaDeterministic)
     app.add_directive("cudnn-deterministic", CudnnDeterministic)
+
+    # The index of them
+    app.add_node(nondeterministic_ops)
+    app.add_directive("nondeterministic-ops", NondeterministicOpsDirective)
+    app.connect("env-updated", publish)
+    app.connect("doctree-resolved", render_tables)
+    app.connect("build-finished", export_json)
+
+    # The drift check
+    app.connect("config-inited", read_known_ops)
+    app.connect("env-check-consistency", check_known_ops)
 
     return {
         "version": __version__,

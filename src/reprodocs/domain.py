@@ -32,19 +32,29 @@ class Note(NamedTuple):
 
 
 class ReproducibilityDomain(Domain):
-    """Holds every note of the project, by document."""
+    """Holds every note of the project, by document, and the pages that show
+    the index of them."""
 
     name = "reprodocs"
     label = _("Reproducibility notes")
     #: Bump whenever the shape of :attr:`data` changes.
-    data_version = 1
+    data_version = 2
     initial_data: dict[str, Any] = {
         "notes": {},  # docname -> [Note, ...] in document order
+        "index_pages": {},  # docname -> number of nondeterministic-ops tables
+        "published": (),  # the index as last written (see reprodocs.index)
     }
 
     @property
     def notes_by_doc(self) -> dict[str, list[Note]]:
         return self.data["notes"]
+
+    @property
+    def index_pages(self) -> dict[str, int]:
+        return self.data["index_pages"]
+
+    def note_index_page(self, docname: str) -> None:
+        self.index_pages[docname] = self.index_pages.get(docname, 0) + 1
 
     def notes(self) -> Iterator[Note]:
         for docname in sorted(self.notes_by_doc):
@@ -61,11 +71,14 @@ class ReproducibilityDomain(Domain):
 
     def clear_doc(self, docname: str) -> None:
         self.notes_by_doc.pop(docname, None)
+        self.index_pages.pop(docname, None)
 
     def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
+        # "published" belongs to the main process, which alone writes it.
         for docname in docnames:
-            if docname in otherdata["notes"]:
-                self.notes_by_doc[docname] = otherdata["notes"][docname]
+            for key in ("notes", "index_pages"):
+                if docname in otherdata[key]:
+                    self.data[key][docname] = otherdata[key][docname]
 
     def check_consistency(self) -> None:
         """Warn about notes on one operation that repeat or contradict each other

@@ -1,0 +1,178 @@
+"""The collected index of nondeterministic operations: the
+``nondeterministic-ops`` table and ``nondeterministic.json``, both generated
+from the notes themselves and kept true in incremental and parallel builds.
+
+The index is computed once per build, after reading (``env-updated``), and kept
+in the environment as plain tuples. When it differs from the index the previous
+build wrote, the pages showing a table are rewritten, and only those.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
+
+from docutils import nodes
+from sphinx.util.docutils import SphinxDirective
+from sphinx.util.nodes import make_refnode
+
+from reprodocs.directives import backend_option, pass_option
+from reprodocs.domain import ReproducibilityDomain
+from reprodocs.wording import _
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.builders import Builder
+    from sphinx.environment import BuildEnvironment
+
+JSON_NAME = "nondeterministic.json"
+JSON_VERSION = 1
+
+
+class Entry(NamedTuple):
+    """One row of the index: a note, and where its operation is documented."""
+
+    name: str  #: the operation; "" for a page-level note
+    directive: str
+    backend: str
+    affected_pass: str
+    docname: str  #: the page carrying the note
+    target_doc: str  #: the page documenting the operation
+    anchor: str  #: the operation's anchor there; "" for the page itself
+    title: str  #: the note's page title, shown for page-level notes
+
+
+class nondeterministic_ops(nodes.General, nodes.Element):  # noqa: N801 (docutils style)
+    """Stands for an index table until the index is known (doctree-resolved)."""
+
+
+class NondeterministicOpsDirective(SphinxDirective):
+    """``.. nondeterministic-ops::`` -- the table of every note of the project,
+    optionally only those of one ``:backend:`` or ``:pass:``."""
+
+    option_spec: ClassVar[dict] = {"backend": backend_option, "pass": pass_option}
+
+    def run(self) -> list[nodes.Node]:
+        self.env.get_domain(ReproducibilityDomain.name).note_index_page(self.env.docname)
+        placeholder = nondeterministic_ops(
+            backend=self.options.get("backend", ""), affected_pass=self.options.get("pass", "")
+        )
+        self.set_source_info(placeholder)
+        return [placeholder]
+
+
+def collect(env: BuildEnvironment) -> tuple[Entry, ...]:
+    """The index of the notes read so far, sorted by operation."""
+    domain = env.get_domain(ReproducibilityDomain.name)
+    python_objects = env.get_domain("py").objects
+    entries = []
+    for note in domain.notes():
+        documented = python_objects.get(note.operation) if note.operation else None
+        if documented is not None:
+            target_doc, anchor = documented.docname, documented.node_id
+        else:  # a page-level note, or an operation not documented as a Python object
+            target_doc, anchor = note.docname, ""
+        title = env.titles[note.docname].astext() if note.docname in env.titles else ""
+        entries.append(
+            Entry(
+                note.operation, note.directive, note.backend, note.affected_pass,
+                note.docname, target_doc, anchor, title,
+            )
+        )
+    return tuple(sorted(entries, key=lambda e: (e.name or e.title, *e)))
+
+
+def publish(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """After reading: keep the new index, and have its pages rewritten if it
+    changed (Sphinx would otherwise only rewrite pages whose source changed)."""
+    domain = env.get_domain(ReproducibilityDomain.name)
+    entries = collect(env)
+    if entries == domain.data["published"]:
+        return []
+    domain.data["published"] = entries
+    return sorted(domain.index_pages)
+
+
+def render_tables(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    entries = app.env.get_domain(ReproducibilityDomain.name).data["published"]
+    for placeholder in doctree.findall(nondeterministic_ops):
+        chosen = [
+            entry
+            for entry in entries
+            if placeholder["backend"] in ("", entry.backend)
+            and placeholder["affected_pass"] in ("", entry.affected_pass)
+        ]
+        if chosen:
+            replacement = table(app.builder, docname, chosen)
+        else:
+            replacement = nodes.paragraph(
+                "", _("No operation in this documentation is noted as nondeterministic.")
+            )
+        replacement.source, replacement.line = placeholder.source, placeholder.line
+        placeholder.replace_self(replacement)
+
+
+def table(builder: Builder, docname: str, entries: list[Entry]) -> nodes.table:
+    headings = [str(heading) for heading in (_("Operation"), _("Backend"), _("Pass"), _("Note"))]
+    columns = [
+        headings,
+        *([entry.name or entry.title, entry.backend, entry.affected_pass, entry.directive]
+          for entry in entries),
+    ]
+    # Widths in characters: the text builder lays the table out with them;
+    # HTML sizes the columns itself ("colwidths-auto").
+    widths = [max(len(cell) for cell in column) + 2 for column in zip(*columns, strict=True)]
+    group = nodes.tgroup(cols=len(headings))
+    group += [nodes.colspec(colwidth=width) for width in widths]
+    group += nodes.thead("", row(nodes.Text(heading) for heading in headings))
+    body = nodes.tbody()
+    for entry in entries:
+        label = nodes.literal(entry.name, entry.name) if entry.name else nodes.Text(entry.title)
+        body += row((
+            make_refnode(builder, docname, entry.target_doc, entry.anchor or None, label),
+            nodes.Text(entry.backend),
+            nodes.Text(entry.affected_pass),
+            nodes.literal(entry.directive, entry.directive),
+        ))
+    group += body
+    return nodes.table("", group, classes=["nondeterministic-ops", "colwidths-auto"])
+
+
+def row(cells) -> nodes.row:
+    return nodes.row("", *(nodes.entry("", nodes.paragraph("", "", cell)) for cell in cells))
+
+
+def export_json(app: Sphinx, exception: Exception | None) -> None:
+    """Write ``nondeterministic.json`` at the root of HTML output."""
+    if exception is not None or app.builder.format != "html" or not app.config.reprodocs_export_json:
+        return
+    entries = app.env.get_domain(ReproducibilityDomain.name).data["published"]
+    document = {
+        "version": JSON_VERSION,
+        "project": app.config.project,
+        "operations": [
+            {
+                "name": entry.name or None,
+                "directive": entry.directive,
+                "backend": entry.backend,
+                "pass": entry.affected_pass,
+                "docname": entry.docname,
+                "uri": output_uri(app.builder, entry),
+            }
+            for entry in entries
+        ],
+    }
+    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    path = app.outdir / JSON_NAME
+    # Left alone when unchanged, so that an incremental build changes no file.
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+
+
+def output_uri(builder: Builder, entry: Entry) -> str:
+    """The entry's address relative to the output root, anchor included."""
+    page, _, fragment = builder.get_target_uri(entry.target_doc).partition("#")
+    # singlehtml has one page, the root document, and pages as "#document-NAME".
+    page = page or builder.config.root_doc + builder.out_suffix
+    fragment = entry.anchor or fragment
+    return f"{page}#{fragment}" if fragment else page

@@ -1,0 +1,184 @@
+"""The collected index: the table, the JSON export and the drift check."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from conftest import parse_html, text_of
+from sphinx.util.console import strip_colors
+
+
+@pytest.fixture
+def notes_project(rootdir, tmp_path):
+    shutil.copytree(rootdir / "test-notes", tmp_path / "src")
+    return tmp_path / "src"
+
+
+def tables(soup):
+    return soup.select("table.nondeterministic-ops")
+
+
+def table_rows(table):
+    return [[text_of(cell) for cell in row.find_all("td")] for row in table.select("tbody tr")]
+
+
+EVERY_NOTE = [
+    # A page-level note shows its page's title.
+    ["Notes test", "CUDA", "backward", "cuda-deterministic-backward"],
+    ["torch.Tensor.index_add_", "ROCm", "forward", "nondeterministic"],
+    # A page-level note naming its operation with :op:.
+    ["torch.Tensor.put_", "MPS", "both", "nondeterministic"],
+    ["torch.bincount", "CUDA", "forward", "cuda-deterministic"],
+    ["torch.nn.functional.ctc_loss", "CUDA", "backward", "cuda-deterministic-backward"],
+    ["torch.nn.functional.ctc_loss", "cuDNN", "both", "cudnn-deterministic"],
+    ["torch.nn.functional.grid_sample", "CUDA", "backward", "nondeterministic"],
+]
+
+
+def test_table_lists_every_note_sorted_with_links(make_app, notes_project):
+    app = make_app("html", srcdir=notes_project, freshenv=True)
+    app.build()
+    assert app.warning.getvalue() == ""
+    soup = parse_html(app.outdir / "notes" / "randomness.html")
+    every, rocm = tables(soup)
+    assert [text_of(th) for th in every.select("thead th")] == ["Operation", "Backend", "Pass", "Note"]
+    assert table_rows(every) == EVERY_NOTE
+    links = [row.find("a")["href"] for row in every.select("tbody tr")]
+    assert links == [
+        "../index.html",
+        "../api.html#torch.Tensor.index_add_",
+        "../page.html",
+        "../api.html#torch.bincount",
+        "../api.html#torch.nn.functional.ctc_loss",
+        "../api.html#torch.nn.functional.ctc_loss",
+        "../api.html#torch.nn.functional.grid_sample",
+    ]
+    # "Note" names the directive; the operation is code.
+    assert every.select_one("tbody tr td:nth-of-type(4) code")
+    assert every.select("tbody tr")[3].find("code").get_text() == "torch.bincount"
+    assert not every.select("tbody tr")[0].find("td").find("code")
+
+
+def test_filters_and_the_empty_sentence(make_app, notes_project):
+    app = make_app("html", srcdir=notes_project, freshenv=True)
+    app.build()
+    soup = parse_html(app.outdir / "notes" / "randomness.html")
+    rocm = tables(soup)[1]
+    assert table_rows(rocm) == [["torch.Tensor.index_add_", "ROCm", "forward", "nondeterministic"]]
+    xla = soup.find("section", id="on-xla-in-the-forward-pass")
+    assert not xla.find("table")
+    assert text_of(xla.find("p")) == "No operation in this documentation is noted as nondeterministic."
+
+
+def test_invalid_filter_is_a_located_warning(build_page):
+    app = build_page(".. nondeterministic-ops::\n   :pass: sideways\n")
+    warnings = strip_colors(app.warning.getvalue())
+    assert f"{app.srcdir / 'index.rst'}:8: ERROR: Error in \"nondeterministic-ops\" directive" in warnings
+    assert "Traceback" not in warnings
+
+
+def test_json_export(make_app, notes_project):
+    app = make_app("html", srcdir=notes_project, freshenv=True)
+    app.build()
+    exported = json.loads((app.outdir / "nondeterministic.json").read_text(encoding="utf-8"))
+    assert exported["version"] == 1
+    assert exported["project"] == "Notes test"
+    operations = exported["operations"]
+    assert [op["name"] for op in operations] == [
+        None,  # the page-level note of "Notes test"
+        "torch.Tensor.index_add_",
+        "torch.Tensor.put_",
+        "torch.bincount",
+        "torch.nn.functional.ctc_loss",
+        "torch.nn.functional.ctc_loss",
+        "torch.nn.functional.grid_sample",
+    ]
+    assert operations[1] == {
+        "name": "torch.Tensor.index_add_",
+        "directive": "nondeterministic",
+        "backend": "ROCm",
+        "pass": "forward",
+        "docname": "api",
+        "uri": "api.html#torch.Tensor.index_add_",
+    }
+    # Every uri is a real page of the output, and its anchor a real id.
+    for op in operations:
+        page, _, anchor = op["uri"].partition("#")
+        soup = parse_html(app.outdir / page)
+        assert not anchor or soup.find(id=anchor), op
+
+
+@pytest.mark.parametrize(
+    ("builder", "uri"),
+    [
+        ("dirhtml", "api/#torch.bincount"),
+        ("singlehtml", "index.html#torch.bincount"),
+        ("singlehtml", "index.html#document-page"),
+    ],
+)
+def test_json_uris_follow_the_builder(make_app, notes_project, builder, uri):
+    app = make_app(builder, srcdir=notes_project, freshenv=True)
+    app.build()
+    exported = json.loads((app.outdir / "nondeterministic.json").read_text(encoding="utf-8"))
+    assert uri in [op["uri"] for op in exported["operations"]]
+
+
+def test_json_export_can_be_switched_off(make_app, notes_project):
+    app = make_app(
+        "html", srcdir=notes_project, freshenv=True, confoverrides={"reprodocs_export_json": False}
+    )
+    app.build()
+    assert not (app.outdir / "nondeterministic.json").exists()
+
+
+def test_no_json_outside_html(make_app, notes_project):
+    app = make_app("text", srcdir=notes_project, freshenv=True)
+    app.build()
+    assert not (app.outdir / "nondeterministic.json").exists()
+    text = (app.outdir / "notes" / "randomness.txt").read_text(encoding="utf-8")
+    assert "torch.nn.functional.grid_sample" in text
+
+
+KNOWN = ["torch.bincount", "torch.nn.functional.ctc_loss", "torch.nn.functional.grid_sample",
+         "torch.Tensor.index_add_", "torch.Tensor.put_", "torch.nn.functional.embedding_bag"]
+
+
+def test_drift_check_warns_both_ways(make_app, notes_project):
+    known = [op for op in KNOWN if op != "torch.bincount"]
+    app = make_app(
+        "html", srcdir=notes_project, freshenv=True, confoverrides={"reprodocs_known_ops": known}
+    )
+    app.build()
+    warnings = strip_colors(app.warning.getvalue())
+    assert (
+        "api.rst:28: WARNING: cuda-deterministic: torch.bincount is not in reprodocs_known_ops"
+    ) in warnings
+    assert (
+        "WARNING: reprodocs_known_ops: torch.nn.functional.embedding_bag has no nondeterminism note"
+    ) in warnings
+    assert warnings.count("WARNING") == 2
+
+
+def test_drift_check_reads_a_file(make_app, notes_project):
+    (notes_project / "known.txt").write_text(
+        "# raise under torch.use_deterministic_algorithms(True)\n\n"
+        + "\n".join(op for op in KNOWN if op != "torch.nn.functional.embedding_bag")
+        + "  # trailing comment\n"
+    )
+    app = make_app(
+        "html", srcdir=notes_project, freshenv=True, confoverrides={"reprodocs_known_ops": "known.txt"}
+    )
+    app.build()
+    assert app.warning.getvalue() == ""
+
+
+def test_drift_check_unreadable_file(make_app, notes_project):
+    app = make_app(
+        "html", srcdir=notes_project, freshenv=True, confoverrides={"reprodocs_known_ops": "nope.txt"}
+    )
+    app.build()
+    warnings = strip_colors(app.warning.getvalue())
+    assert f"WARNING: reprodocs_known_ops: cannot read {notes_project / 'nope.txt'}" in warnings
+    assert warnings.count("WARNING") == 1
