@@ -31,3 +31,7 @@ exclude_patterns = ["_stubs"]
 reprodocs_reproducibility_doc = "notes/randomness"
 
 html_theme = "sphinx_rtd_theme"
+
+# The drift check: every operation listed there must carry a note, and every
+# note must be on a listed operation.
+reprodocs_known_ops = "known_nondeterministic_ops.txt"
