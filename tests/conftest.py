@@ -32,6 +32,7 @@ def text_of(element) -> str:
 def notes_in(soup: BeautifulSoup) -> list:
     return soup.select("div.admonition.note")
 
+
 RANDOMNESS_RST = "Reproducibility\n===============\n\nSeeds and flags.\n"
 
 

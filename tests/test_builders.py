@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
+
 from conftest import notes_in, parse_html, text_of
 
 WORDING = "this operation may induce nondeterministic behaviour in its backward pass"

@@ -6,8 +6,9 @@ import json
 import shutil
 
 import pytest
-from conftest import parse_html, text_of
 from sphinx.util.console import strip_colors
+
+from conftest import parse_html, text_of
 
 
 @pytest.fixture
@@ -42,8 +43,13 @@ def test_table_lists_every_note_sorted_with_links(make_app, notes_project):
     app.build()
     assert app.warning.getvalue() == ""
     soup = parse_html(app.outdir / "notes" / "randomness.html")
-    every, rocm = tables(soup)
-    assert [text_of(th) for th in every.select("thead th")] == ["Operation", "Backend", "Pass", "Note"]
+    every, _rocm = tables(soup)
+    assert [text_of(th) for th in every.select("thead th")] == [
+        "Operation",
+        "Backend",
+        "Pass",
+        "Note",
+    ]
     assert table_rows(every) == EVERY_NOTE
     links = [row.find("a")["href"] for row in every.select("tbody tr")]
     assert links == [
@@ -69,13 +75,18 @@ def test_filters_and_the_empty_sentence(make_app, notes_project):
     assert table_rows(rocm) == [["torch.Tensor.index_add_", "ROCm", "forward", "nondeterministic"]]
     xla = soup.find("section", id="on-xla-in-the-forward-pass")
     assert not xla.find("table")
-    assert text_of(xla.find("p")) == "No operation in this documentation is noted as nondeterministic."
+    assert (
+        text_of(xla.find("p")) == "No operation in this documentation is noted as nondeterministic."
+    )
 
 
 def test_invalid_filter_is_a_located_warning(build_page):
     app = build_page(".. nondeterministic-ops::\n   :pass: sideways\n")
     warnings = strip_colors(app.warning.getvalue())
-    assert f"{app.srcdir / 'index.rst'}:8: ERROR: Error in \"nondeterministic-ops\" directive" in warnings
+    assert (
+        f'{app.srcdir / "index.rst"}:8: ERROR: Error in "nondeterministic-ops" directive'
+        in warnings
+    )
     assert "Traceback" not in warnings
 
 
@@ -141,8 +152,14 @@ def test_no_json_outside_html(make_app, notes_project):
     assert "torch.nn.functional.grid_sample" in text
 
 
-KNOWN = ["torch.bincount", "torch.nn.functional.ctc_loss", "torch.nn.functional.grid_sample",
-         "torch.Tensor.index_add_", "torch.Tensor.put_", "torch.nn.functional.embedding_bag"]
+KNOWN = [
+    "torch.bincount",
+    "torch.nn.functional.ctc_loss",
+    "torch.nn.functional.grid_sample",
+    "torch.Tensor.index_add_",
+    "torch.Tensor.put_",
+    "torch.nn.functional.embedding_bag",
+]
 
 
 def test_drift_check_warns_both_ways(make_app, notes_project):
@@ -168,7 +185,10 @@ def test_drift_check_reads_a_file(make_app, notes_project):
         + "  # trailing comment\n"
     )
     app = make_app(
-        "html", srcdir=notes_project, freshenv=True, confoverrides={"reprodocs_known_ops": "known.txt"}
+        "html",
+        srcdir=notes_project,
+        freshenv=True,
+        confoverrides={"reprodocs_known_ops": "known.txt"},
     )
     app.build()
     assert app.warning.getvalue() == ""
@@ -176,7 +196,10 @@ def test_drift_check_reads_a_file(make_app, notes_project):
 
 def test_drift_check_unreadable_file(make_app, notes_project):
     app = make_app(
-        "html", srcdir=notes_project, freshenv=True, confoverrides={"reprodocs_known_ops": "nope.txt"}
+        "html",
+        srcdir=notes_project,
+        freshenv=True,
+        confoverrides={"reprodocs_known_ops": "nope.txt"},
     )
     app.build()
     warnings = strip_colors(app.warning.getvalue())

@@ -8,9 +8,10 @@ import string
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from conftest import notes_in, parse_html, text_of
 from sphinx.cmd.build import build_main
 from sphinx.util.console import strip_colors
+
+from conftest import notes_in, parse_html, text_of
 
 # Each misuse: the page's body, and the directive and line the warning must name
 # (the page's title and toctree take lines 1-7).
@@ -26,9 +27,11 @@ MISUSES = {
     "empty backend": (".. nondeterministic::\n   :backend:\n", "nondeterministic", 8),
     "empty op": (".. nondeterministic::\n   :op:\n", "nondeterministic", 8),
     "same note twice": (
-        ".. py:function:: torch.pad(input)\n\n"
-        "   .. cuda-deterministic-backward::\n\n"
-        "   .. nondeterministic::\n      :pass: backward\n",
+        (
+            ".. py:function:: torch.pad(input)\n\n"
+            "   .. cuda-deterministic-backward::\n\n"
+            "   .. nondeterministic::\n      :pass: backward\n"
+        ),
         "nondeterministic",
         12,
     ),
@@ -41,9 +44,9 @@ def test_misuse_is_a_located_warning(build_page, body, directive, line):
     warnings = strip_colors(app.warning.getvalue())
     assert "Traceback" not in warnings
     messages = warnings.split(str(app.srcdir / "index.rst"))
-    assert any(
-        message.startswith(f":{line}:") and directive in message for message in messages
-    ), warnings
+    assert any(message.startswith(f":{line}:") and directive in message for message in messages), (
+        warnings
+    )
     assert (app.outdir / "index.html").is_file()
 
 
@@ -73,13 +76,13 @@ def test_user_text_is_escaped(build_page):
     )
     assert app.warning.getvalue() == ""
     soup = parse_html(app.outdir / "index.html")
-    note, = notes_in(soup)
+    (note,) = notes_in(soup)
     assert note.find("script") is None
     text = text_of(note)
     for n in (1, 3, 4):
         assert f"<script>alert({n})</script>" in text
     assert note.find("em").get_text() == "x"
-    operation, = {n.operation for n in app.env.get_domain("reprodocs").notes()}
+    (operation,) = {n.operation for n in app.env.get_domain("reprodocs").notes()}
     assert operation == "<script>alert(2)</script>"
 
 
@@ -94,7 +97,9 @@ option_value = st.text(
 )
 @given(
     options=st.dictionaries(
-        st.sampled_from(["backend", "pass", "op", "alternative", "colour"]), option_value, max_size=4
+        st.sampled_from(["backend", "pass", "op", "alternative", "colour"]),
+        option_value,
+        max_size=4,
     ),
     content=option_value,
 )
@@ -108,5 +113,9 @@ def test_any_option_values_never_crash_the_build(rebuild_page, options, content)
     assert "Exception" not in warnings
     # Every message is located in the page; without any, the note was built.
     page = str(app.srcdir / "index.rst")
-    assert all(message.startswith(page) for message in warnings.splitlines() if ": WARNING" in message or ": ERROR" in message), warnings
+    assert all(
+        message.startswith(page)
+        for message in warnings.splitlines()
+        if ": WARNING" in message or ": ERROR" in message
+    ), warnings
     assert notes_in(parse_html(app.outdir / "index.html")) or page in warnings

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from conftest import BACKWARD_TEXT, notes_in, parse_html, text_of
-
 from sphinx.util.console import strip_colors
 
+from conftest import BACKWARD_TEXT, notes_in, parse_html, text_of
 from reprodocs.domain import Note
 
 
@@ -19,7 +18,7 @@ def note_paragraph(note):
 def test_backward_note_matches_pytorch_1_4(app):
     app.build()
     assert app.warning.getvalue() == ""
-    note, = notes_in(parse_html(app.outdir / "index.html"))
+    (note,) = notes_in(parse_html(app.outdir / "index.html"))
 
     assert note["class"] == ["admonition", "note"]
     title, paragraph = note.find_all("p")
@@ -37,8 +36,9 @@ def test_each_preset_has_its_1_4_wording(app):
     app.build()
     soup = parse_html(app.outdir / "api.html")
     wording = {
-        note.find_parent("dl")["class"][0] + " " + note.find_parent("dd").find_previous_sibling("dt")["id"]:
-        text_of(note_paragraph(note))
+        note.find_parent("dl")["class"][0]
+        + " "
+        + note.find_parent("dd").find_previous_sibling("dt")["id"]: text_of(note_paragraph(note))
         for note in notes_in(soup)
     }
     see_also = "Please see the notes on Reproducibility for background."
@@ -52,8 +52,7 @@ def test_each_preset_has_its_1_4_wording(app):
         "In some circumstances when using the CUDA backend with CuDNN, this operator "
         "may select a nondeterministic algorithm to increase performance. If this is "
         "undesirable, you can try to make the operation deterministic (potentially at "
-        "a performance cost) by setting torch.backends.cudnn.deterministic = True. "
-        + see_also
+        "a performance cost) by setting torch.backends.cudnn.deterministic = True. " + see_also
     ]
 
 
@@ -88,15 +87,26 @@ def test_options_and_content(app):
 def test_each_note_knows_its_operation(app):
     app.build()
     notes = sorted(app.env.get_domain("reprodocs").notes())
-    assert notes == sorted([
-        Note("", "cuda-deterministic-backward", "CUDA", "backward", "index", 11),
-        Note("torch.nn.functional.ctc_loss", "cuda-deterministic-backward", "CUDA", "backward", "api", 10),
-        Note("torch.nn.functional.ctc_loss", "cudnn-deterministic", "cuDNN", "both", "api", 12),
-        Note("torch.nn.functional.grid_sample", "nondeterministic", "CUDA", "backward", "api", 18),
-        Note("torch.bincount", "cuda-deterministic", "CUDA", "forward", "api", 28),
-        Note("torch.Tensor.index_add_", "nondeterministic", "ROCm", "forward", "api", 38),
-        Note("torch.Tensor.put_", "nondeterministic", "MPS", "both", "page", 4),
-    ])
+    assert notes == sorted(
+        [
+            Note("", "cuda-deterministic-backward", "CUDA", "backward", "index", 11),
+            Note(
+                "torch.nn.functional.ctc_loss",
+                "cuda-deterministic-backward",
+                "CUDA",
+                "backward",
+                "api",
+                10,
+            ),
+            Note("torch.nn.functional.ctc_loss", "cudnn-deterministic", "cuDNN", "both", "api", 12),
+            Note(
+                "torch.nn.functional.grid_sample", "nondeterministic", "CUDA", "backward", "api", 18
+            ),
+            Note("torch.bincount", "cuda-deterministic", "CUDA", "forward", "api", 28),
+            Note("torch.Tensor.index_add_", "nondeterministic", "ROCm", "forward", "api", 38),
+            Note("torch.Tensor.put_", "nondeterministic", "MPS", "both", "page", 4),
+        ]
+    )
 
 
 @pytest.mark.sphinx(
@@ -188,8 +198,13 @@ def test_notes_in_myst_pages_are_worded_in_rst(app):
     assert ":doc:" not in forward.get_text()
     # The directive's own content is the host's Markdown.
     assert page_level.find("strong").get_text() == "Markdown"
-    operations = {(n.operation, n.backend, n.affected_pass) for n in app.env.get_domain("reprodocs").notes()}
-    assert operations == {("torch.bincount", "CUDA", "forward"), ("torch.nn.functional.pad", "ROCm", "backward")}
+    operations = {
+        (n.operation, n.backend, n.affected_pass) for n in app.env.get_domain("reprodocs").notes()
+    }
+    assert operations == {
+        ("torch.bincount", "CUDA", "forward"),
+        ("torch.nn.functional.pad", "ROCm", "backward"),
+    }
 
 
 @pytest.mark.sphinx(

@@ -41,7 +41,10 @@ def test_every_message_is_translated_to_zh_cn():
 
 def test_compiled_catalog_matches_its_source():
     lc_messages = LOCALE / "zh_CN" / "LC_MESSAGES"
-    with (lc_messages / "reprodocs.po").open("rb") as po, (lc_messages / "reprodocs.mo").open("rb") as mo:
+    with (
+        (lc_messages / "reprodocs.po").open("rb") as po,
+        (lc_messages / "reprodocs.mo").open("rb") as mo,
+    ):
         source, compiled = read_po(po), read_mo(mo)
     assert {m.id: m.string for m in source if m.id} == {m.id: m.string for m in compiled if m.id}
 
@@ -64,7 +67,7 @@ def wheel(tmp_path_factory) -> Path:
         [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out), str(REPO)],
         check=True,
     )
-    wheel, = out.glob("reprodocs-*.whl")
+    (wheel,) = out.glob("reprodocs-*.whl")
     return wheel
 
 
@@ -77,20 +80,47 @@ def test_wheel_carries_templates_and_catalogs(wheel):
 def test_installed_wheel_builds_notes(wheel, tmp_path, rootdir):
     target = tmp_path / "site"
     subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target), str(wheel)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--target",
+            str(target),
+            str(wheel),
+        ],
         check=True,
     )
     out = tmp_path / "out"
     # PYTHONPATH comes before the editable install of the checkout.
     probe = subprocess.run(
         [sys.executable, "-c", "import reprodocs; print(reprodocs.__file__)"],
-        env={"PYTHONPATH": str(target)}, capture_output=True, text=True, check=True,
+        env={"PYTHONPATH": str(target)},
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert probe.stdout.startswith(str(target))
     build = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-W", "-q", "-D", "language=zh_CN", "-b", "html",
-         str(rootdir / "test-notes"), str(out)],
-        env={"PYTHONPATH": str(target)}, capture_output=True, text=True,
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-W",
+            "-q",
+            "-D",
+            "language=zh_CN",
+            "-b",
+            "html",
+            str(rootdir / "test-notes"),
+            str(out),
+        ],
+        env={"PYTHONPATH": str(target)},
+        check=False,  # the assertion shows stderr
+        capture_output=True,
+        text=True,
     )
     assert build.returncode == 0, build.stderr
     html = (out / "index.html").read_text(encoding="utf-8")

@@ -3,7 +3,7 @@ it survives pickling, incremental builds and parallel reads."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from sphinx.domains import Domain
 from sphinx.util import logging
@@ -11,7 +11,8 @@ from sphinx.util import logging
 from reprodocs.wording import _, __
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Set
+    from collections.abc import Iterator
+    from collections.abc import Set as AbstractSet
 
 logger = logging.getLogger(__name__)
 
@@ -39,7 +40,7 @@ class ReproducibilityDomain(Domain):
     label = _("Reproducibility notes")
     #: Bump whenever the shape of :attr:`data` changes.
     data_version = 2
-    initial_data: dict[str, Any] = {
+    initial_data: ClassVar[dict[str, Any]] = {
         "notes": {},  # docname -> [Note, ...] in document order
         "index_pages": {},  # docname -> number of nondeterministic-ops tables
         "published": (),  # the index as last written (see reprodocs.index)
@@ -73,7 +74,7 @@ class ReproducibilityDomain(Domain):
         self.notes_by_doc.pop(docname, None)
         self.index_pages.pop(docname, None)
 
-    def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
+    def merge_domaindata(self, docnames: AbstractSet[str], otherdata: dict[str, Any]) -> None:
         # "published" belongs to the main process, which alone writes it.
         for docname in docnames:
             for key in ("notes", "index_pages"):

@@ -42,7 +42,7 @@ class Entry(NamedTuple):
     title: str  #: the note's page title, shown for page-level notes
 
 
-class nondeterministic_ops(nodes.General, nodes.Element):  # noqa: N801 (docutils style)
+class nondeterministic_ops(nodes.General, nodes.Element):  # docutils names nodes so
     """Stands for an index table until the index is known (doctree-resolved)."""
 
 
@@ -75,8 +75,14 @@ def collect(env: BuildEnvironment) -> tuple[Entry, ...]:
         title = env.titles[note.docname].astext() if note.docname in env.titles else ""
         entries.append(
             Entry(
-                note.operation, note.directive, note.backend, note.affected_pass,
-                note.docname, target_doc, anchor, title,
+                note.operation,
+                note.directive,
+                note.backend,
+                note.affected_pass,
+                note.docname,
+                target_doc,
+                anchor,
+                title,
             )
         )
     return tuple(sorted(entries, key=lambda e: (e.name or e.title, *e)))
@@ -116,8 +122,10 @@ def table(builder: Builder, docname: str, entries: list[Entry]) -> nodes.table:
     headings = [str(heading) for heading in (_("Operation"), _("Backend"), _("Pass"), _("Note"))]
     columns = [
         headings,
-        *([entry.name or entry.title, entry.backend, entry.affected_pass, entry.directive]
-          for entry in entries),
+        *(
+            [entry.name or entry.title, entry.backend, entry.affected_pass, entry.directive]
+            for entry in entries
+        ),
     ]
     # Widths in characters: the text builder lays the table out with them;
     # HTML sizes the columns itself ("colwidths-auto").
@@ -128,12 +136,14 @@ def table(builder: Builder, docname: str, entries: list[Entry]) -> nodes.table:
     body = nodes.tbody()
     for entry in entries:
         label = nodes.literal(entry.name, entry.name) if entry.name else nodes.Text(entry.title)
-        body += row((
-            make_refnode(builder, docname, entry.target_doc, entry.anchor or None, label),
-            nodes.Text(entry.backend),
-            nodes.Text(entry.affected_pass),
-            nodes.literal(entry.directive, entry.directive),
-        ))
+        body += row(
+            (
+                make_refnode(builder, docname, entry.target_doc, entry.anchor or None, label),
+                nodes.Text(entry.backend),
+                nodes.Text(entry.affected_pass),
+                nodes.literal(entry.directive, entry.directive),
+            )
+        )
     group += body
     return nodes.table("", group, classes=["nondeterministic-ops", "colwidths-auto"])
 
@@ -144,7 +154,11 @@ def row(cells) -> nodes.row:
 
 def export_json(app: Sphinx, exception: Exception | None) -> None:
     """Write ``nondeterministic.json`` at the root of HTML output."""
-    if exception is not None or app.builder.format != "html" or not app.config.reprodocs_export_json:
+    if (
+        exception is not None
+        or app.builder.format != "html"
+        or not app.config.reprodocs_export_json
+    ):
         return
     entries = app.env.get_domain(ReproducibilityDomain.name).data["published"]
     document = {
