@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 import sphinx
+
 from sites import generate_site
 
 WORK = Path(__file__).resolve().parent / "_work"
