@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,14 @@ BACKWARD_TEXT = (
 @pytest.fixture(scope="session")
 def rootdir() -> Path:
     return Path(__file__).parent / "roots"
+
+
+@pytest.fixture
+def notes_project(rootdir, tmp_path) -> Path:
+    """A copy of the notes test root, for tests that edit it or need an
+    environment of their own."""
+    shutil.copytree(rootdir / "test-notes", tmp_path / "src")
+    return tmp_path / "src"
 
 
 def parse_html(path: Path) -> BeautifulSoup:

@@ -2,20 +2,11 @@
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
 from conftest import notes_in, parse_html, text_of
 
 WORDING = "this operation may induce nondeterministic behaviour in its backward pass"
-
-
-@pytest.fixture
-def notes_project(rootdir, tmp_path):
-    """A copy of the notes test root, so that each builder has its own environment."""
-    shutil.copytree(rootdir / "test-notes", tmp_path / "src")
-    return tmp_path / "src"
 
 
 def collapsed(text: str) -> str:

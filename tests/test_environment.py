@@ -4,14 +4,7 @@ from __future__ import annotations
 
 import shutil
 
-import pytest
 from sphinx.util.console import strip_colors
-
-
-@pytest.fixture
-def notes_project(rootdir, tmp_path):
-    shutil.copytree(rootdir / "test-notes", tmp_path / "src")
-    return tmp_path / "src"
 
 
 def notes_of(app):

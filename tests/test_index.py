@@ -3,18 +3,11 @@
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 from sphinx.util.console import strip_colors
 
 from conftest import parse_html, text_of
-
-
-@pytest.fixture
-def notes_project(rootdir, tmp_path):
-    shutil.copytree(rootdir / "test-notes", tmp_path / "src")
-    return tmp_path / "src"
 
 
 def tables(soup):
