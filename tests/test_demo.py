@@ -1,0 +1,90 @@
+"""The demo site: PyTorch 1.4's notes on the functions that carried them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import BACKWARD_TEXT, notes_in, parse_html, text_of
+from sphinx.cmd.build import build_main
+
+DEMO = Path(__file__).parents[1] / "demo"
+
+#: Which functions carried which note in PyTorch 1.4 (shared/reference/README.md).
+PYTORCH_1_4 = {
+    "cuda-deterministic-backward": {
+        f"torch.nn.functional.{name}"
+        for name in (
+            "embedding_bag", "ctc_loss", "upsample", "interpolate", "upsample_nearest",
+            "upsample_bilinear", "grid_sample", "pad",
+        )
+    },
+    "cuda-deterministic": {"torch.Tensor.index_add_", "torch.Tensor.scatter_add_", "torch.bincount"},
+    "cudnn-deterministic": {
+        *(f"torch.nn.functional.{name}" for name in (
+            "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+            "conv_transpose3d", "ctc_loss",
+        )),
+        *(f"torch.nn.{name}" for name in (
+            "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
+            "ConvTranspose3d", "CTCLoss",
+        )),
+    },
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def demo_html(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("demo")
+    # As `make demo` builds it: nitpicky, warnings are errors.
+    assert (
+        build_main(
+            [
+                "-W",
+                "-n",
+                "-q",
+                "-b",
+                "html",
+                "-d",
+                str(out / "doctrees"),
+                str(DEMO),
+                str(out / "html"),
+            ]
+        )
+        == 0
+    )
+    return out / "html"
+
+
+def test_note_page_matches_the_original(demo_html):
+    soup = parse_html(demo_html / "cuda_deterministic_backward.html")
+    assert soup.title.get_text() != "<no title>"
+    assert "no title" not in soup.find("h1").get_text()
+    (note,) = notes_in(soup)
+    paragraph = note.select("p")[1]
+    assert text_of(paragraph) == BACKWARD_TEXT
+    assert paragraph.find("a")["href"] == "notes/randomness.html"
+
+
+def test_notes_are_on_the_functions_that_carried_them(demo_html):
+    operations = json.loads((demo_html / "nondeterministic.json").read_text())["operations"]
+    by_directive = {}
+    for operation in operations:
+        if operation["name"]:
+            by_directive.setdefault(operation["directive"], set()).add(operation["name"])
+    assert {d: by_directive.get(d, set()) for d in PYTORCH_1_4} == PYTORCH_1_4
+    # Each note sits in its operation's own description on its page.
+    for operation in operations:
+        page, _, anchor = operation["uri"].partition("#")
+        if anchor:
+            description = parse_html(demo_html / page).find(id=anchor).find_parent("dl")
+            assert notes_in(description), operation
+
+
+def test_reproducibility_page_lists_every_note(demo_html):
+    soup = parse_html(demo_html / "notes" / "randomness.html")
+    assert soup.find("h1").get_text().startswith("Reproducibility")
+    operations = json.loads((demo_html / "nondeterministic.json").read_text())["operations"]
+    every = soup.select("table.nondeterministic-ops")[-1]
+    assert len(every.select("tbody tr")) == len(operations)
