@@ -6,8 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import BACKWARD_TEXT, notes_in, parse_html, text_of
 from sphinx.cmd.build import build_main
+
+from conftest import BACKWARD_TEXT, notes_in, parse_html, text_of
 
 DEMO = Path(__file__).parents[1] / "demo"
 
