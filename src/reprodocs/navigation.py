@@ -1,0 +1,318 @@
+"""The global navigation menu in linear time.
+
+Sphinx's ``toctree()`` template function, which sphinx_rtd_theme calls on every
+page, resolves the whole global toctree again for each page: it deep-copies the
+table of contents of every document, marks the current branch, prunes it and
+renders it through docutils. The work per page grows with the size of the site,
+so a build grows with the square of it.
+
+Here the tree is resolved once per build, by Sphinx's own code and for no page
+in particular; each link is rendered once. A page's menu is then derived from
+it: the current branch marked and expanded exactly as Sphinx marks and prunes
+it, the links made relative to the page. A collapsed branch costs one cached
+string, so a page costs about the same whatever the size of the site.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.environment.adapters.toctree import TocTree
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from sphinx.builders.html import StandaloneHTMLBuilder
+
+#: Stands for a link's address in the resolved tree: "<marker><n><marker>",
+#: n indexing the linked document, followed by the link's anchor.
+_URI_MARKER = "reprodocsuri"
+#: Stands for a link's extra classes ("current") in its rendered HTML.
+_CLASS_MARKER = "reprodocsclass"
+
+
+@dataclass(eq=False)
+class _Link:
+    """A rendered ``<a>``, with markers for what depends on the page."""
+
+    html: str
+    docname: str | None  #: the document linked to; None for an external link
+    anchor: str  #: "#section" or ""
+
+    def render(self, builder: StandaloneHTMLBuilder, pagename: str, current: int) -> str:
+        classes = "current " * current
+        if self.docname is None:
+            return self.html.replace(_CLASS_MARKER + " ", classes)
+        uri = builder.get_relative_uri(pagename, self.docname) + self.anchor
+        return self.html.replace(_CLASS_MARKER + " ", classes).replace(
+            _URI_MARKER, _attribute(uri or "#")
+        )
+
+
+@dataclass(eq=False)
+class _Item:
+    """A ``<li>``: its link, and the lists below it."""
+
+    classes: str  #: "toctree-lN"
+    link: _Link | None
+    lists: list[_List] = field(default_factory=list)
+    parent: _List | None = None
+
+
+@dataclass(eq=False)
+class _List:
+    """A ``<ul>``, preceded by its caption (already rendered) if it has one."""
+
+    caption: str
+    items: list[_Item] = field(default_factory=list)
+    parent: _Item | None = None
+    #: The ``:maxdepth:`` of the toctree a top-level list comes from.
+    toctree_maxdepth: int = -1
+
+
+@dataclass(eq=False)
+class _Menu:
+    """One resolved global tree, and where each document's links are in it."""
+
+    lists: list[_List]
+    links_to: dict[str, list[tuple[_Item, bool]]]  #: docname -> (item, is title link)
+    #: Rendered items with nothing marked, by (item, page directory, collapse).
+    collapsed: dict[tuple[int, str, bool], str] = field(default_factory=dict)
+
+
+def menu_html(
+    builder: StandaloneHTMLBuilder,
+    pagename: str,
+    *,
+    collapse: bool = True,
+    maxdepth: int | str = 0,
+    titles_only: bool = False,
+    includehidden: bool = False,
+) -> str:
+    """What ``toctree(...)`` returns for *pagename*, in the same HTML."""
+    menu = _resolved_menu(builder, bool(titles_only), bool(includehidden))
+    if menu is None:
+        return ""
+    current, expanded = _marks(menu, pagename)
+    page = _PageContext(builder, pagename, menu, current, expanded, bool(collapse))
+    return "".join(
+        part
+        for top in menu.lists
+        # As Sphinx: the toctree's own :maxdepth: unless one is asked for.
+        for part in page.list_html(
+            top, depth=1, maxdepth=int(maxdepth or 0) or top.toctree_maxdepth
+        )
+    )
+
+
+@dataclass
+class _PageContext:
+    builder: StandaloneHTMLBuilder
+    pagename: str
+    menu: _Menu
+    current: dict[int, int]  #: id(node) -> times marked "current"
+    expanded: set[int]  #: ids of the nodes Sphinx marks "iscurrent"
+    collapse: bool
+
+    @functools.cached_property
+    def directory(self) -> str:
+        return self.builder.get_target_uri(self.pagename).rpartition("/")[0]
+
+    def list_html(self, ul: _List, depth: int, maxdepth: int) -> Iterator[str]:
+        yield ul.caption
+        yield '<ul class="current">\n' if id(ul) in self.current else "<ul>\n"
+        for item in ul.items:
+            yield from self.item_html(item, depth, maxdepth)
+        yield "</ul>\n"
+
+    def item_html(self, item: _Item, depth: int, maxdepth: int) -> Iterator[str]:
+        if id(item) not in self.current and id(item) not in self.expanded:
+            # The common case: nothing below it is marked, so it is the same
+            # HTML on every page whose address has the same directory.
+            key = (id(item), self.directory, self.collapse, maxdepth)
+            if key not in self.menu.collapsed:
+                self.menu.collapsed[key] = "".join(self.plain_item_html(item, depth, maxdepth))
+            yield self.menu.collapsed[key]
+            return
+        yield from self.plain_item_html(item, depth, maxdepth)
+
+    def plain_item_html(self, item: _Item, depth: int, maxdepth: int) -> Iterator[str]:
+        marks = self.current.get(id(item), 0)
+        yield f'<li class="{item.classes}{" current" * marks}">'
+        if item.link is not None:
+            yield item.link.render(self.builder, self.pagename, self.current.get(id(item.link), 0))
+        for ul in item.lists:
+            # Sphinx's _toctree_copy: a nested list is kept within maxdepth and,
+            # when collapsing, only on the current branch.
+            within = depth + 1 <= maxdepth or maxdepth <= 0
+            on_branch = id(item) in self.expanded  # so is every list below it
+            if within and (not self.collapse or on_branch):
+                yield from self.list_html(ul, depth + 1, maxdepth)
+        yield "</li>\n"
+
+
+def _marks(menu: _Menu, pagename: str) -> tuple[dict[int, int], set[int]]:
+    """Sphinx's ``_toctree_add_classes`` for *pagename*: "current" on the
+    branches of its title links, "iscurrent" on those of all its links."""
+    current: dict[int, int] = {}
+    expanded: set[int] = set()
+    for item, is_title in menu.links_to.get(pagename, ()):
+        if is_title:
+            current[id(item.link)] = current.get(id(item.link), 0) + 1
+            for node in _branch(item):
+                current[id(node)] = current.get(id(node), 0) + 1
+        if id(item) not in expanded:
+            expanded.update(id(node) for node in _branch(item))
+    return current, expanded
+
+
+def _branch(item: _Item) -> Iterator[_Item | _List]:
+    node: _Item | _List | None = item
+    while node is not None:
+        yield node
+        node = node.parent
+
+
+# -- Resolving the tree once per build ------------------------------------------------
+
+
+class _MarkingBuilder:
+    """Stands in for the builder while Sphinx resolves the tree: links get
+    markers instead of addresses relative to some page."""
+
+    def __init__(self, docnames: list[str], tags: Any) -> None:
+        self.docnames = docnames
+        self.tags = tags  # Sphinx 8 reads the tags (for "only") from the builder
+
+    def get_relative_uri(self, from_: str, to: str, typ: str | None = None) -> str:
+        self.docnames.append(to)
+        return f"{_URI_MARKER}{len(self.docnames) - 1}{_URI_MARKER}"
+
+
+#: A docname no document has: the tree is resolved for no page in particular.
+_NO_PAGE = "\x00"
+
+
+def _resolved_menu(
+    builder: StandaloneHTMLBuilder, titles_only: bool, includehidden: bool
+) -> _Menu | None:
+    cache = _build_cache(builder)
+    key = (titles_only, includehidden)
+    if key not in cache:
+        cache[key] = _resolve(builder, titles_only, includehidden)
+    return cache[key]
+
+
+def _build_cache(builder: StandaloneHTMLBuilder) -> dict[Any, _Menu | None]:
+    """The menus of the current build: dropped when the environment is read
+    again (see :func:`forget_menus`)."""
+    return builder.__dict__.setdefault("_reprodocs_menus", {})
+
+
+def forget_menus(app: Any, env: Any) -> None:
+    """``env-updated``: the tree may have changed."""
+    if app.builder is not None:
+        app.builder.__dict__.pop("_reprodocs_menus", None)
+
+
+def _resolve(
+    builder: StandaloneHTMLBuilder, titles_only: bool, includehidden: bool
+) -> _Menu | None:
+    """What ``global_toctree_for_doc`` resolves, for no page in particular and
+    not yet pruned to a depth: the marks of a page are set before pruning."""
+    env = builder.env
+    docnames: list[str] = []
+    marking = _MarkingBuilder(docnames, builder.tags)
+    render = _Renderer(builder, docnames)
+    menu = _Menu(lists=[], links_to={})
+    for toctree in env.master_doctree.findall(addnodes.toctree):
+        resolved = TocTree(env).resolve(
+            _NO_PAGE,
+            marking,  # type: ignore[arg-type]
+            toctree,
+            prune=False,
+            titles_only=titles_only,
+            collapse=False,
+            includehidden=includehidden,
+        )
+        if resolved is None:
+            continue
+        caption = ""
+        for child in resolved.children:
+            if isinstance(child, nodes.title):
+                caption = render.node(child)
+            elif isinstance(child, nodes.bullet_list):
+                top = _list(child, caption, None, render, menu)
+                top.toctree_maxdepth = toctree.get("maxdepth", -1)
+                menu.lists.append(top)
+                caption = ""
+    return menu if menu.lists else None
+
+
+def _list(node: nodes.bullet_list, caption: str, parent, render, menu: _Menu) -> _List:
+    ul = _List(caption=caption, parent=parent)
+    for child in node.children:
+        if isinstance(child, nodes.list_item):
+            ul.items.append(_item(child, ul, render, menu))
+    return ul
+
+
+def _item(node: nodes.list_item, parent: _List, render, menu: _Menu) -> _Item:
+    classes = " ".join(node["classes"])
+    item = _Item(classes=classes, link=None, parent=parent)
+    for child in node.children:
+        if isinstance(child, addnodes.compact_paragraph):
+            for reference in child.findall(nodes.reference):
+                item.link = render.link(reference)
+                if item.link.docname is not None:
+                    is_title = not item.link.anchor
+                    menu.links_to.setdefault(item.link.docname, []).append((item, is_title))
+                break
+        elif isinstance(child, nodes.bullet_list):
+            item.lists.append(_list(child, "", item, render, menu))
+    return item
+
+
+class _Renderer:
+    """Renders nodes as the builder renders them, once each."""
+
+    def __init__(self, builder: StandaloneHTMLBuilder, docnames: list[str]) -> None:
+        self.builder = builder
+        self.docnames = docnames
+
+    def node(self, node: nodes.Element) -> str:
+        # In a toctree's paragraph, as in the tree: the HTML of captions and
+        # links depends on it.
+        paragraph = addnodes.compact_paragraph("", "", node.deepcopy(), toctree=True)
+        return self.builder.render_partial(paragraph)["fragment"]
+
+    def link(self, reference: nodes.reference) -> _Link:
+        refuri = reference.get("refuri", "")
+        docname = None
+        anchor = ""
+        if refuri.startswith(_URI_MARKER):
+            number, _, anchor = refuri[len(_URI_MARKER) :].partition(_URI_MARKER)
+            docname = self.docnames[int(number)]
+            reference["refuri"] = _URI_MARKER
+        reference["classes"] = [_CLASS_MARKER, *reference["classes"]]
+        return _Link(self.node(reference), docname, anchor)
+
+
+@functools.cache
+def _attribute_table() -> dict[int, str]:
+    # As docutils' HTML writer escapes attribute values.
+    return {
+        ord("&"): "&amp;",
+        ord("<"): "&lt;",
+        ord('"'): "&quot;",
+        ord(">"): "&gt;",
+        ord("@"): "&#64;",
+    }
+
+
+def _attribute(value: str) -> str:
+    return value.translate(_attribute_table())

@@ -1,0 +1,2 @@
+project = "Navigation"
+exclude_patterns = ["_build"]
