@@ -7,7 +7,7 @@ SPHINXOPTS ?= -W -n --keep-going
 # Extra requirements, e.g. SPHINX_PIN='sphinx<9' VENV=.venv-sphinx8 to test Sphinx 8.
 SPHINX_PIN ?=
 
-.PHONY: demo test bench catalog wheel clean
+.PHONY: demo test bench catalog wheel screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,10 @@ catalog: $(VENV)/.test-installed
 	$(BIN)/pybabel update -D reprodocs -i src/reprodocs/locale/reprodocs.pot \
 		-d src/reprodocs/locale --no-fuzzy-matching
 	$(BIN)/pybabel compile -D reprodocs -d src/reprodocs/locale --statistics
+
+# The README's pictures of the theme, taken with the system's Chromium.
+screenshots: demo $(VENV)/.test-installed
+	$(BIN)/python scripts/screenshots.py build/html
 
 wheel: $(VENV)/.test-installed
 	$(BIN)/python -m pip wheel --quiet --no-deps -w dist .

@@ -1,0 +1,5 @@
+project = "Theme test"
+copyright = "2026, Nobody"
+version = "2.0"
+release = "2.0.1"
+html_theme = "reprodocs"

@@ -1,0 +1,272 @@
+"""The reprodocs HTML theme's markup, from html_theme_options (no browser)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import pytest
+
+from conftest import parse_html, text_of
+
+REPO = Path(__file__).parents[1]
+
+#: The links every page has whatever the options: the credits line.
+CREDITS = {
+    "https://www.sphinx-doc.org/",
+    "https://github.com/readthedocs/sphinx_rtd_theme",
+    "https://readthedocs.org",
+}
+
+EVERY_OPTION = {
+    "logo": "logo.svg",
+    "header_links": [
+        {"title": "Home page", "url": "https://example.org/"},
+        {"title": "Section", "url": "https://example.org/docs", "current": True},
+        {
+            "title": "Group",
+            "children": [
+                {
+                    "title": "Child one",
+                    "url": "https://example.org/one",
+                    "description": "The first child",
+                },
+                {"title": "Child two", "url": "https://example.org/two"},
+            ],
+        },
+    ],
+    "repository_url": "https://example.org/repo",
+    "repository_label": "Code",
+    "version_url": "https://example.org/versions",
+    "resources": [{"title": "Card", "text": "Card text", "url": "https://example.org/card"}],
+    "footer_columns": [
+        {
+            "title": "Column",
+            "url": "https://example.org/column",
+            "links": [{"title": "Column link", "url": "https://example.org/column/link"}],
+        }
+    ],
+    "social_links": [
+        {"name": "GitHub", "url": "https://example.org/gh", "icon": "github"},
+        {"name": "Forum", "url": "https://example.org/forum"},
+    ],
+}
+
+
+@pytest.fixture
+def build_theme(make_app, rootdir, tmp_path):
+    """Build tests/roots/test-theme with these theme options; return the app."""
+
+    def build(options: dict | None = None, **kwargs):
+        overrides = {"html_theme_options": options} if options is not None else {}
+        app = make_app(
+            "html",
+            srcdir=rootdir / "test-theme",
+            builddir=tmp_path / "build",
+            freshenv=True,
+            confoverrides=overrides,
+            **kwargs,
+        )
+        app.build()
+        return app
+
+    return build
+
+
+def page(app, name: str = "index"):
+    return parse_html(Path(app.outdir, f"{name}.html"))
+
+
+def test_theme_is_registered_by_entry_point():
+    (theme,) = entry_points(group="sphinx.html_themes", name="reprodocs")
+    assert theme.value == "reprodocs.theme"
+
+
+def test_nothing_project_specific_without_options(build_theme):
+    app = build_theme()
+    assert app.warning.getvalue() == ""
+    soup = page(app)
+    assert text_of(soup.select_one("header .reprodocs-logo")) == "Theme test"
+    assert soup.select_one("#reprodocs-site-menu") is None
+    assert soup.select_one(".reprodocs-site-footer") is None
+    assert text_of(soup.select_one(".wy-side-nav-search .version")) == "Version 2.0"
+    assert soup.select_one(".wy-side-nav-search .version a") is None
+    external = {a["href"] for a in soup.select("a[href]") if "://" in a["href"]}
+    assert external == CREDITS
+    # The menu button controls what exists.
+    assert soup.select_one(".reprodocs-menu-button")["aria-controls"] == "reprodocs-side-menu"
+    assert soup.select_one("#reprodocs-side-menu") is not None
+
+
+def test_each_option_renders(build_theme):
+    app = build_theme(EVERY_OPTION)
+    assert app.warning.getvalue() == ""
+    soup = page(app)
+
+    header = soup.select_one("header.reprodocs-header")
+    assert header.select_one(".reprodocs-logo img")["src"] == "_static/logo.svg"
+    assert header.select_one(".reprodocs-logo img")["alt"] == "Theme test"
+    menu = header.select_one("nav#reprodocs-site-menu")
+    assert menu["aria-label"]
+    links = {text_of(a): a for a in menu.select(":scope > ul > li > a")}
+    assert links["Home page"]["href"] == "https://example.org/"
+    assert links["Section"]["aria-current"] == "true"
+    assert "aria-current" not in links["Home page"].attrs
+    assert links["Code"]["href"] == "https://example.org/repo"
+
+    button = menu.select_one(".reprodocs-dropdown > button")
+    assert text_of(button) == "Group"
+    assert button["type"] == "button"
+    assert button["aria-expanded"] == "false"
+    group = soup.find(id=button["aria-controls"])
+    children = group.select("a")
+    assert [a["href"] for a in children] == ["https://example.org/one", "https://example.org/two"]
+    assert text_of(children[0].select_one(".reprodocs-dropdown-title")) == "Child one"
+    assert text_of(children[0].select_one(".reprodocs-dropdown-description")) == "The first child"
+    assert children[1].select_one(".reprodocs-dropdown-description") is None
+
+    version = soup.select_one(".wy-side-nav-search .version a")
+    assert version["href"] == "https://example.org/versions"
+    assert text_of(version) == "Version 2.0"
+
+    footer = soup.select_one("footer.reprodocs-site-footer")
+    (card,) = footer.select(".reprodocs-resources > li")
+    assert card.select_one("h2 a")["href"] == "https://example.org/card"
+    assert text_of(card) == "Card Card text"
+    (column,) = footer.select(".reprodocs-footer-links > div:not(:has(.reprodocs-social-links))")
+    assert column.select_one("h2 a")["href"] == "https://example.org/column"
+    assert [a["href"] for a in column.select("ul a")] == ["https://example.org/column/link"]
+    github, forum = footer.select(".reprodocs-social-links a")
+    assert github.select_one("svg[aria-hidden=true]") is not None
+    assert text_of(github.select_one(".reprodocs-visually-hidden")) == "GitHub"
+    assert forum.select_one("svg") is None and text_of(forum) == "Forum"
+
+    controlled = soup.select_one(".reprodocs-menu-button")["aria-controls"].split()
+    assert controlled == ["reprodocs-site-menu", "reprodocs-side-menu"]
+
+
+def test_option_text_is_escaped(build_theme):
+    hostile = '<b>Bold</b> & "quoted"'
+    url = 'https://example.org/?a=1&b="2"'
+    app = build_theme(
+        {
+            "header_links": [{"title": hostile, "url": url}],
+            "resources": [{"title": hostile, "text": "<script>alert(1)</script>", "url": url}],
+            "social_links": [{"name": hostile, "url": url, "icon": "x"}],
+        }
+    )
+    soup = page(app)
+    link = soup.select_one("#reprodocs-site-menu a")
+    assert link.get_text() == hostile and link.find("b") is None
+    assert link["href"] == url
+    card = soup.select_one(".reprodocs-resources li")
+    assert text_of(card.select_one("p")) == "<script>alert(1)</script>"
+    assert not [s for s in soup.find_all("script") if "alert" in s.get_text()]
+    assert (
+        soup.select_one(".reprodocs-social-links .reprodocs-visually-hidden").get_text() == hostile
+    )
+
+
+def test_mistaken_options_warn_and_are_left_out(build_theme):
+    app = build_theme({"header_links": "Home", "resources": ["Docs", {"title": "Card"}]})
+    warnings = app.warning.getvalue()
+    assert "html_theme_options['header_links'] must be a list, not str" in warnings
+    assert "html_theme_options['resources'][0] must be a dict, not str; it is left out" in warnings
+    assert "html_theme_options['resources'][1] has no url" in warnings
+    soup = page(app)
+    assert soup.select_one("#reprodocs-site-menu a") is None
+    assert [text_of(h) for h in soup.select(".reprodocs-resources h2")] == ["Card"]
+
+
+def test_page_anatomy(build_theme):
+    soup = page(build_theme(EVERY_OPTION))
+    assert soup.select_one("body > header.reprodocs-header") is not None
+    main = soup.select_one('[role="main"]#main-content')
+    assert main.select_one("article h1").get_text().startswith("Welcome")
+    assert soup.select_one(".reprodocs-skip-link")["href"] == "#main-content"
+    # Every navigation landmark is named.
+    for nav in soup.select('nav, [role="navigation"]'):
+        if nav.get("class") in (["wy-nav-side"], ["wy-nav-top"]):  # rtd's own, unnamed or empty
+            continue
+        assert nav.get("aria-label") or nav.get("aria-labelledby"), nav
+    # Breadcrumbs: "Docs", the title; and the page's source.
+    crumbs = soup.select(".wy-breadcrumbs > li.breadcrumb-item")
+    assert [text_of(li) for li in crumbs] == ["Docs", "Welcome"]
+    assert crumbs[-1]["aria-current"] == "page"
+    assert soup.select_one(".wy-breadcrumbs-aside a")["href"] == "_sources/index.rst.txt"
+    # The left menu keeps rtd's markup; its captions are headings with a level.
+    menu = soup.select_one("nav.wy-nav-side .wy-menu.wy-menu-vertical#reprodocs-side-menu")
+    assert text_of(menu.select_one("p.caption")) == "Guides"
+    assert menu.select_one("li.toctree-l1 > a")["href"] == "plain.html"
+    assert soup.select('[role="heading"]')
+    assert all(h.get("aria-level") for h in soup.select('[role="heading"]'))
+    assert soup.select_one("#rtd-search-form")["action"] == "search.html"
+    # On this page: the sections.
+    local = soup.select_one("nav.reprodocs-local-toc")
+    assert soup.find(id=local["aria-labelledby"]).get_text() == "On this page"
+    assert "First section" in text_of(local)
+    # The footer under the article, inside the main landmark.
+    footer = main.select_one("footer.reprodocs-page-footer")
+    assert "© Copyright 2026, Nobody." in text_of(footer)
+    assert "Built with Sphinx" in text_of(footer)
+    assert footer.select_one('a[rel="next"]')["href"] == "plain.html"
+    # One contentinfo landmark: the site footer.
+    assert len(soup.select("body > footer")) == 1
+
+
+def test_local_toc_only_where_there_are_sections(build_theme):
+    assert page(build_theme(), "plain").select_one(".reprodocs-local-toc") is None
+
+
+def test_private_and_light_by_construction(build_theme):
+    app = build_theme(EVERY_OPTION)
+    soup = page(app)
+    # Nothing is loaded from elsewhere.
+    for tag, attribute in (("script", "src"), ("link", "href"), ("img", "src")):
+        for element in soup.find_all(tag, attrs={attribute: True}):
+            if tag == "link" and element.get("rel") in (["next"], ["prev"], ["index"], ["search"]):
+                continue
+            assert "//" not in element[attribute], element
+    # No inline event handler; the one inline script is rtd's, not ours.
+    assert not [
+        (element.name, name)
+        for element in soup.find_all(True)
+        for name in element.attrs
+        if name.startswith("on")
+    ]
+    for name in ("index", "search"):
+        inline = [s for s in page(app, name).find_all("script") if not s.get("src")]
+        assert len(inline) == 1 and "SphinxRtdTheme.Navigation.enable" in inline[0].get_text()
+    sources = [s["src"] for s in soup.find_all("script", src=True)]
+    assert any(src.startswith("_static/reprodocs.js") for src in sources)
+    assert not any("_sphinx_javascript_frameworks_compat" in src for src in sources)
+    # No FontAwesome glyph as the permalink sign.
+    assert {a.get_text() for a in soup.select("a.headerlink")} == {"¶"}
+
+
+def test_wheel_carries_the_theme(tmp_path):
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "-w",
+            str(tmp_path),
+            str(REPO),
+        ],
+        check=True,
+    )
+    (wheel,) = tmp_path.glob("reprodocs-*.whl")
+    archive = zipfile.ZipFile(wheel)
+    names = set(archive.namelist())
+    for name in ("theme.toml", "layout.html", "static/reprodocs.css", "static/reprodocs.js"):
+        assert f"reprodocs/templates/theme/{name}" in names
+    (entry_points_txt,) = [n for n in names if n.endswith(".dist-info/entry_points.txt")]
+    text = archive.read(entry_points_txt).decode()
+    assert "[sphinx.html_themes]" in text and "reprodocs = reprodocs.theme" in text
