@@ -3,7 +3,9 @@
 A site is ``conf.py`` (``extensions = ["reprodocs"]``), ``index.rst`` (a glob
 toctree), ``notes/randomness.rst`` ("Reproducibility") and *n* pages
 ``api/op_NNNN.rst``, each documenting ``torch.ops.op_NNNN(input, dim=0)`` with
-a field list, an example and, optionally, one reproducibility note.
+a field list, an example and, optionally, one reproducibility note. The
+Reproducibility page can also hold the collected index of the notes
+(``.. nondeterministic-ops::``).
 
 The output depends only on the arguments, so two runs give byte-identical
 files. ::
@@ -63,6 +65,14 @@ individual commits or different platforms. Some operations on the CUDA
 backend are nondeterministic; their pages say so in a note.
 """
 
+#: Appended to :data:`RANDOMNESS_RST` by ``generate_site(..., index_table=True)``.
+INDEX_TABLE_RST = """
+Nondeterministic operations
+---------------------------
+
+.. nondeterministic-ops::
+"""
+
 #: Words that vary the pages a little, chosen by page number (no randomness).
 _VERBS = ("Accumulates", "Scatters", "Gathers", "Reduces", "Interpolates", "Pools")
 
@@ -107,12 +117,15 @@ def page_rst(index: int, note: str = "directive") -> str:
     return "\n".join(parts)
 
 
-def generate_site(root: str | Path, n: int, note: str = "directive") -> Path:
+def generate_site(
+    root: str | Path, n: int, note: str = "directive", *, index_table: bool = False
+) -> Path:
     """Write an *n*-page site into *root* (created if needed) and return it.
 
-    *note* is one of :data:`NOTE_VARIANTS`. Pages ``api/op_*.rst`` left over
-    from an earlier, larger site in *root* are removed; other files are
-    overwritten.
+    *note* is one of :data:`NOTE_VARIANTS`; with *index_table*, the
+    Reproducibility page ends with ``.. nondeterministic-ops::``. Pages
+    ``api/op_*.rst`` left over from an earlier, larger site in *root* are
+    removed; other files are overwritten.
     """
     if note not in NOTE_VARIANTS:
         raise ValueError(f"note must be one of {NOTE_VARIANTS}, not {note!r}")
@@ -124,7 +137,8 @@ def generate_site(root: str | Path, n: int, note: str = "directive") -> Path:
     (root / "notes").mkdir(exist_ok=True)
     (root / "conf.py").write_text(CONF_PY, encoding="utf-8")
     (root / "index.rst").write_text(INDEX_RST, encoding="utf-8")
-    (root / "notes" / "randomness.rst").write_text(RANDOMNESS_RST, encoding="utf-8")
+    randomness = RANDOMNESS_RST + (INDEX_TABLE_RST if index_table else "")
+    (root / "notes" / "randomness.rst").write_text(randomness, encoding="utf-8")
 
     pages = {f"op_{i:04d}.rst": page_rst(i, note) for i in range(n)}
     for stale in api.glob("op_*.rst"):

@@ -63,3 +63,39 @@ def test_menu_is_sphinx_menu_on_every_page(menus):
     # The comparison has something to compare: current marks and collapsed branches.
     assert any('class="current reference internal"' in sphinx for _, _, sphinx, _ in menus)
     assert any(sphinx != other for (_, _, sphinx, _), (_, _, other, _) in itertools.pairwise(menus))
+
+
+MENU_OPTIONS = [
+    {"collapse_navigation": True, "navigation_depth": 4, "titles_only": False, "includehidden": True},
+    {"collapse_navigation": False, "navigation_depth": 2, "titles_only": True, "includehidden": False},
+    {"collapse_navigation": True, "navigation_depth": -1, "titles_only": True, "includehidden": True},
+]
+
+
+def side_menus(app) -> dict[str, list]:
+    """Every page's left menu, as :func:`structure` sees it."""
+    menus = {}
+    for page in sorted(app.outdir.rglob("*.html")):
+        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "lxml")
+        menu = soup.select_one(".wy-menu-vertical")
+        if menu is not None:
+            menus[str(page.relative_to(app.outdir))] = structure(menu.decode_contents())
+    return menus
+
+
+@pytest.mark.parametrize("options", MENU_OPTIONS)
+def test_theme_menu_is_sphinx_rtd_theme_menu(make_app, rootdir, tmp_path, options):
+    srcdir = rootdir / "test-navigation"
+    menus = {}
+    for theme in ("sphinx_rtd_theme", "reprodocs"):
+        app = make_app(
+            "html",
+            srcdir=srcdir,
+            builddir=tmp_path / theme,
+            freshenv=True,
+            confoverrides={"html_theme": theme, "html_theme_options": options},
+        )
+        app.build()
+        menus[theme] = side_menus(app)
+    assert len(menus["reprodocs"]) >= 13
+    assert menus["reprodocs"] == menus["sphinx_rtd_theme"]

@@ -10,12 +10,15 @@ Sphinx loads this module through the ``sphinx.html_themes`` entry point.
 from __future__ import annotations
 
 import posixpath
+import functools
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.util import logging
 
 from reprodocs import __version__
+from reprodocs.navigation import forget_menus, menu_html
 from reprodocs.wording import templates_dir
 
 if TYPE_CHECKING:
@@ -44,7 +47,10 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # heading would download the 77 KB icon font. Sphinx's own sign instead.
     app.config.html_permalinks_icon = "¶"
     app.connect("builder-inited", check_theme_options)
-    app.connect("html-page-context", give_captions_a_level)
+    app.connect("env-updated", forget_menus)
+    app.connect("html-page-context", linear_menu)
+    # After linear_menu, so that it corrects the menu it made.
+    app.connect("html-page-context", give_captions_a_level, priority=600)
     app.connect("html-page-context", leave_out_jquery_shim)
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
 
@@ -69,6 +75,23 @@ def check_theme_options(app: Sphinx) -> None:
                 missing.append("url (or children)")
             if missing:
                 warn(f"{where} has no {', '.join(missing)}")
+
+
+def linear_menu(
+    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
+) -> None:
+    """Give the templates' ``toctree()`` the menu of :mod:`reprodocs.navigation`:
+    the same HTML, at a cost per page that does not grow with the site.
+
+    Only where the builder renders the menu as the HTML builder does
+    (html, dirhtml); singlehtml and others keep Sphinx's own.
+    """
+    theme = getattr(app.builder, "theme", None)
+    if "toctree" not in context or theme is None or theme.name != "reprodocs":
+        return
+    if type(app.builder)._get_local_toctree is not StandaloneHTMLBuilder._get_local_toctree:
+        return
+    context["toctree"] = functools.partial(menu_html, app.builder, pagename)
 
 
 #: Sphinx writes a toctree's caption as ``<p class="caption" role="heading">``
