@@ -9,8 +9,8 @@ Sphinx loads this module through the ``sphinx.html_themes`` entry point.
 
 from __future__ import annotations
 
-import posixpath
 import functools
+import posixpath
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
