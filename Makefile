@@ -7,7 +7,7 @@ SPHINXOPTS ?= -W -n --keep-going
 # Extra requirements, e.g. SPHINX_PIN='sphinx<9' VENV=.venv-sphinx8 to test Sphinx 8.
 SPHINX_PIN ?=
 
-.PHONY: demo test bench catalog wheel screenshots clean
+.PHONY: demo test bench bench-read bench-incremental bench-themes catalog wheel screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,8 +28,24 @@ demo: $(VENV)/.demo-installed
 test: $(VENV)/.test-installed
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-bench: $(VENV)/.test-installed
+# Benchmarks (long: see README "Performance"). Peers that pin an old Sphinx
+# go, without their dependencies, to a directory only their runs see.
+bench: bench-read bench-incremental bench-themes
+
+$(VENV)/.bench-installed: pyproject.toml | $(VENV)/.test-installed
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(BIN)/python -m pip install --quiet --no-deps --target bench/_work/peers \
+		pytorch_sphinx_theme2==0.4.13 pydata-sphinx-theme==0.15.4 accessible-pygments
+	touch $@
+
+bench-read: $(VENV)/.bench-installed
 	$(BIN)/python bench/read_phase.py
+
+bench-incremental: $(VENV)/.bench-installed
+	$(BIN)/python bench/incremental.py
+
+bench-themes: $(VENV)/.bench-installed
+	$(BIN)/python bench/themes.py --json bench/_work/themes.json --plot docs/images/build-time.png
 
 # Refresh the message template and the compiled catalogs after changing wording.
 catalog: $(VENV)/.test-installed
