@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import shutil
 
 import pytest
 from bs4 import BeautifulSoup
@@ -66,9 +67,24 @@ def test_menu_is_sphinx_menu_on_every_page(menus):
 
 
 MENU_OPTIONS = [
-    {"collapse_navigation": True, "navigation_depth": 4, "titles_only": False, "includehidden": True},
-    {"collapse_navigation": False, "navigation_depth": 2, "titles_only": True, "includehidden": False},
-    {"collapse_navigation": True, "navigation_depth": -1, "titles_only": True, "includehidden": True},
+    {
+        "collapse_navigation": True,
+        "navigation_depth": 4,
+        "titles_only": False,
+        "includehidden": True,
+    },
+    {
+        "collapse_navigation": False,
+        "navigation_depth": 2,
+        "titles_only": True,
+        "includehidden": False,
+    },
+    {
+        "collapse_navigation": True,
+        "navigation_depth": -1,
+        "titles_only": True,
+        "includehidden": True,
+    },
 ]
 
 
@@ -99,3 +115,30 @@ def test_theme_menu_is_sphinx_rtd_theme_menu(make_app, rootdir, tmp_path, option
         menus[theme] = side_menus(app)
     assert len(menus["reprodocs"]) >= 13
     assert menus["reprodocs"] == menus["sphinx_rtd_theme"]
+
+
+def test_new_page_appears_in_every_menu_after_an_incremental_build(make_app, rootdir, tmp_path):
+    srcdir = tmp_path / "src"
+    shutil.copytree(rootdir / "test-navigation", srcdir)
+    options = {"html_theme": "reprodocs"}
+    make_app("html", srcdir=srcdir, freshenv=True, confoverrides=options).build()
+    (srcdir / "notes" / "added.rst").write_text("Added later\n===========\n")
+    index = srcdir / "index.rst"
+    index.write_text(
+        index.read_text().replace("   notes/second\n", "   notes/second\n   notes/added\n")
+    )
+    app = make_app("html", srcdir=srcdir, confoverrides=options)  # incremental, as sphinx-build
+    app.build()
+    menus = side_menus(app)
+    assert "notes/added.html" in menus
+    for page, (_elements, text) in menus.items():
+        assert "Added later" in text, page
+    # And an unchanged menu rewrites nothing more than Sphinx does.
+    before = {page: (app.outdir / page).stat().st_mtime_ns for page in menus}
+    (srcdir / "api" / "op_b.rst").write_text(
+        (srcdir / "api" / "op_b.rst").read_text() + "\nMore.\n"
+    )
+    make_app("html", srcdir=srcdir, confoverrides=options).build()
+    rewritten = {page for page in before if (app.outdir / page).stat().st_mtime_ns != before[page]}
+    # The page, its toctree parent, and the pages Sphinx always writes.
+    assert rewritten == {"api/op_b.html", "api/index.html", "genindex.html", "search.html"}

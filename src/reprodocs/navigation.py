@@ -16,6 +16,7 @@ string, so a page costs about the same whatever the size of the site.
 from __future__ import annotations
 
 import functools
+import hashlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -219,6 +220,28 @@ def forget_menus(app: Any, env: Any) -> None:
         app.builder.__dict__.pop("_reprodocs_menus", None)
 
 
+def fingerprint(builder: StandaloneHTMLBuilder) -> str:
+    """A hash of everything any page's menu can show: links, titles, captions,
+    nesting. Pages whose own sources did not change still need writing again
+    when it changes (Sphinx only rewrites the changed pages' toctree parents)."""
+    menu = _resolved_menu(builder, titles_only=False, includehidden=True)
+    if menu is None:
+        return ""
+
+    def items(ul: _List) -> Iterator[tuple]:
+        yield ("list", ul.caption, ul.toctree_maxdepth)
+        for item in ul.items:
+            link = item.link
+            yield ("item", item.classes, link and (link.html, link.docname, link.anchor))
+            for nested in item.lists:
+                yield from items(nested)
+            yield ("end",)
+
+    # A digest, not hash(): it is compared with the one of an earlier process.
+    entries = tuple(entry for top in menu.lists for entry in items(top))
+    return hashlib.sha256(repr(entries).encode()).hexdigest()
+
+
 def _resolve(
     builder: StandaloneHTMLBuilder, titles_only: bool, includehidden: bool
 ) -> _Menu | None:
@@ -229,7 +252,9 @@ def _resolve(
     marking = _MarkingBuilder(docnames, builder.tags)
     render = _Renderer(builder, docnames)
     menu = _Menu(lists=[], links_to={})
-    for toctree in env.master_doctree.findall(addnodes.toctree):
+    # Not env.master_doctree: a cached property, which would be pickled with
+    # the environment when read before the end of the reading phase.
+    for toctree in env.get_doctree(env.config.root_doc).findall(addnodes.toctree):
         resolved = TocTree(env).resolve(
             _NO_PAGE,
             marking,  # type: ignore[arg-type]

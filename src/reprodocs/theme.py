@@ -18,11 +18,12 @@ from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.util import logging
 
 from reprodocs import __version__
-from reprodocs.navigation import forget_menus, menu_html
+from reprodocs.navigation import fingerprint, forget_menus, menu_html
 from reprodocs.wording import templates_dir
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
 
 THEME_DIR = templates_dir() / "theme"
@@ -48,6 +49,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.config.html_permalinks_icon = "¶"
     app.connect("builder-inited", check_theme_options)
     app.connect("env-updated", forget_menus)
+    app.connect("env-updated", rewrite_pages_when_menu_changes)
     app.connect("html-page-context", linear_menu)
     # After linear_menu, so that it corrects the menu it made.
     app.connect("html-page-context", give_captions_a_level, priority=600)
@@ -86,12 +88,30 @@ def linear_menu(
     Only where the builder renders the menu as the HTML builder does
     (html, dirhtml); singlehtml and others keep Sphinx's own.
     """
+    if "toctree" in context and _uses_linear_menu(app):
+        context["toctree"] = functools.partial(menu_html, app.builder, pagename)
+
+
+def _uses_linear_menu(app: Sphinx) -> bool:
+    """Whether this build's pages are written with this theme by a builder
+    that renders the menu as the HTML builder does (html, dirhtml)."""
     theme = getattr(app.builder, "theme", None)
-    if "toctree" not in context or theme is None or theme.name != "reprodocs":
-        return
-    if type(app.builder)._get_local_toctree is not StandaloneHTMLBuilder._get_local_toctree:
-        return
-    context["toctree"] = functools.partial(menu_html, app.builder, pagename)
+    return (
+        theme is not None
+        and theme.name == "reprodocs"
+        and type(app.builder)._get_local_toctree is StandaloneHTMLBuilder._get_local_toctree
+    )
+
+
+def rewrite_pages_when_menu_changes(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Every page shows the menu: when it changed (a page added, removed or
+    retitled), have every page written again, not only those Sphinx rewrites."""
+    if not _uses_linear_menu(app):
+        return []
+    new = fingerprint(app.builder)
+    old = env.__dict__.get("_reprodocs_menu_fingerprint")
+    env._reprodocs_menu_fingerprint = new  # pickled with the environment
+    return sorted(env.found_docs) if old is not None and old != new else []
 
 
 #: Sphinx writes a toctree's caption as ``<p class="caption" role="heading">``
