@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.environment.adapters.toctree import TocTree
+from sphinx.util.osutil import relative_uri
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -44,11 +45,12 @@ class _Link:
     docname: str | None  #: the document linked to; None for an external link
     anchor: str  #: "#section" or ""
 
-    def render(self, builder: StandaloneHTMLBuilder, pagename: str, current: int) -> str:
+    def render(self, builder: StandaloneHTMLBuilder, page_uri: str, current: int) -> str:
         classes = "current " * current
         if self.docname is None:
             return self.html.replace(_CLASS_MARKER + " ", classes)
-        uri = builder.get_relative_uri(pagename, self.docname) + self.anchor
+        # What builder.get_relative_uri(page, docname) gives, from the address.
+        uri = relative_uri(page_uri, builder.get_target_uri(self.docname)) + self.anchor
         return self.html.replace(_CLASS_MARKER + " ", classes).replace(
             _URI_MARKER, _attribute(uri or "#")
         )
@@ -62,6 +64,7 @@ class _Item:
     link: _Link | None
     lists: list[_List] = field(default_factory=list)
     parent: _List | None = None
+    position: int = 0  #: in its parent list
 
 
 @dataclass(eq=False)
@@ -81,8 +84,9 @@ class _Menu:
 
     lists: list[_List]
     links_to: dict[str, list[tuple[_Item, bool]]]  #: docname -> (item, is title link)
-    #: Rendered items with nothing marked, by (item, page directory, collapse).
-    collapsed: dict[tuple[int, str, bool], str] = field(default_factory=dict)
+    #: The items of a list as rendered where none is marked, by
+    #: (list, directory of the page's address, collapse, maxdepth).
+    unmarked: dict[tuple[int, str, bool, int], list[str]] = field(default_factory=dict)
 
 
 def menu_html(
@@ -98,8 +102,10 @@ def menu_html(
     menu = _resolved_menu(builder, bool(titles_only), bool(includehidden))
     if menu is None:
         return ""
-    current, expanded = _marks(menu, pagename)
-    page = _PageContext(builder, pagename, menu, current, expanded, bool(collapse))
+    current, expanded, marked = _marks(menu, pagename)
+    page = _PageContext(
+        builder, builder.get_target_uri(pagename), menu, bool(collapse), current, expanded, marked
+    )
     return "".join(
         part
         for top in menu.lists
@@ -113,39 +119,45 @@ def menu_html(
 @dataclass
 class _PageContext:
     builder: StandaloneHTMLBuilder
-    pagename: str
+    page_uri: str  #: the page's address, relative to the output root
     menu: _Menu
-    current: dict[int, int]  #: id(node) -> times marked "current"
-    expanded: set[int]  #: ids of the nodes Sphinx marks "iscurrent"
     collapse: bool
-
-    @functools.cached_property
-    def directory(self) -> str:
-        return self.builder.get_target_uri(self.pagename).rpartition("/")[0]
+    current: dict[int, int] = field(default_factory=dict)  #: id -> times marked "current"
+    expanded: set[int] = field(default_factory=set)  #: ids Sphinx marks "iscurrent"
+    #: The marked items, by their list's id.
+    marked: dict[int, list[_Item]] = field(default_factory=dict)
 
     def list_html(self, ul: _List, depth: int, maxdepth: int) -> Iterator[str]:
         yield ul.caption
         yield '<ul class="current">\n' if id(ul) in self.current else "<ul>\n"
-        for item in ul.items:
-            yield from self.item_html(item, depth, maxdepth)
+        items = self.unmarked_items(ul, depth, maxdepth)
+        if marked := self.marked.get(id(ul)):
+            # Only the items on the current branch are this page's own.
+            items = items.copy()
+            for item in marked:
+                items[item.position] = "".join(self.item_html(item, depth, maxdepth))
+        yield from items
         yield "</ul>\n"
 
-    def item_html(self, item: _Item, depth: int, maxdepth: int) -> Iterator[str]:
-        if id(item) not in self.current and id(item) not in self.expanded:
-            # The common case: nothing below it is marked, so it is the same
-            # HTML on every page whose address has the same directory.
-            key = (id(item), self.directory, self.collapse, maxdepth)
-            if key not in self.menu.collapsed:
-                self.menu.collapsed[key] = "".join(self.plain_item_html(item, depth, maxdepth))
-            yield self.menu.collapsed[key]
-            return
-        yield from self.plain_item_html(item, depth, maxdepth)
+    def unmarked_items(self, ul: _List, depth: int, maxdepth: int) -> list[str]:
+        """The list's items as on a page where none is marked: the same on every
+        page whose address has the same directory, so rendered once for all."""
+        directory = self.page_uri.rpartition("/")[0]
+        key = (id(ul), directory, self.collapse, maxdepth)
+        if key not in self.menu.unmarked:
+            # From an address in that directory that no document has.
+            nowhere = f"{directory}/\x00" if directory else "\x00"
+            unmarked = _PageContext(self.builder, nowhere, self.menu, self.collapse)
+            self.menu.unmarked[key] = [
+                "".join(unmarked.item_html(item, depth, maxdepth)) for item in ul.items
+            ]
+        return self.menu.unmarked[key]
 
-    def plain_item_html(self, item: _Item, depth: int, maxdepth: int) -> Iterator[str]:
+    def item_html(self, item: _Item, depth: int, maxdepth: int) -> Iterator[str]:
         marks = self.current.get(id(item), 0)
         yield f'<li class="{item.classes}{" current" * marks}">'
         if item.link is not None:
-            yield item.link.render(self.builder, self.pagename, self.current.get(id(item.link), 0))
+            yield item.link.render(self.builder, self.page_uri, self.current.get(id(item.link), 0))
         for ul in item.lists:
             # Sphinx's _toctree_copy: a nested list is kept within maxdepth and,
             # when collapsing, only on the current branch.
@@ -156,11 +168,13 @@ class _PageContext:
         yield "</li>\n"
 
 
-def _marks(menu: _Menu, pagename: str) -> tuple[dict[int, int], set[int]]:
+def _marks(menu: _Menu, pagename: str) -> tuple[dict[int, int], set[int], dict[int, list[_Item]]]:
     """Sphinx's ``_toctree_add_classes`` for *pagename*: "current" on the
-    branches of its title links, "iscurrent" on those of all its links."""
+    branches of its title links, "iscurrent" on those of all its links; and
+    the items so marked, by list."""
     current: dict[int, int] = {}
     expanded: set[int] = set()
+    marked: dict[int, dict[int, _Item]] = {}
     for item, is_title in menu.links_to.get(pagename, ()):
         if is_title:
             current[id(item.link)] = current.get(id(item.link), 0) + 1
@@ -168,7 +182,10 @@ def _marks(menu: _Menu, pagename: str) -> tuple[dict[int, int], set[int]]:
                 current[id(node)] = current.get(id(node), 0) + 1
         if id(item) not in expanded:
             expanded.update(id(node) for node in _branch(item))
-    return current, expanded
+        for node in _branch(item):
+            if isinstance(node, _Item) and node.parent is not None:
+                marked.setdefault(id(node.parent), {})[id(node)] = node
+    return current, expanded, {ul: list(items.values()) for ul, items in marked.items()}
 
 
 def _branch(item: _Item) -> Iterator[_Item | _List]:
@@ -282,7 +299,9 @@ def _list(node: nodes.bullet_list, caption: str, parent, render, menu: _Menu) ->
     ul = _List(caption=caption, parent=parent)
     for child in node.children:
         if isinstance(child, nodes.list_item):
-            ul.items.append(_item(child, ul, render, menu))
+            item = _item(child, ul, render, menu)
+            item.position = len(ul.items)
+            ul.items.append(item)
     return ul
 
 
