@@ -15,8 +15,11 @@ string, so a page costs about the same whatever the size of the site.
 
 from __future__ import annotations
 
+import array
+import collections
 import functools
 import hashlib
+import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -37,7 +40,7 @@ _URI_MARKER = "reprodocsuri"
 _CLASS_MARKER = "reprodocsclass"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class _Link:
     """A rendered ``<a>``, with markers for what depends on the page."""
 
@@ -56,7 +59,7 @@ class _Link:
         )
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class _Item:
     """A ``<li>``: its link, and the lists below it."""
 
@@ -67,7 +70,7 @@ class _Item:
     position: int = 0  #: in its parent list
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class _List:
     """A ``<ul>``, preceded by its caption (already rendered) if it has one."""
 
@@ -78,15 +81,27 @@ class _List:
     toctree_maxdepth: int = -1
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class _Menu:
     """One resolved global tree, and where each document's links are in it."""
 
     lists: list[_List]
     links_to: dict[str, list[tuple[_Item, bool]]]  #: docname -> (item, is title link)
-    #: The items of a list as rendered where none is marked, by
-    #: (list, directory of the page's address, collapse, maxdepth).
-    unmarked: dict[tuple[int, str, bool, int], list[str]] = field(default_factory=dict)
+    #: The items of a list as rendered where none is marked, and their
+    #: offsets, by (list, directory of the page's address, collapse, maxdepth).
+    unmarked: dict[tuple[int, str, bool, int], tuple[str, array.array]] = field(
+        default_factory=dict
+    )
+    #: How many documents' addresses are in each directory.
+    directories: collections.Counter[str] | None = None
+
+    def pages_in(self, builder: StandaloneHTMLBuilder, directory: str) -> int:
+        if self.directories is None:
+            self.directories = collections.Counter(
+                builder.get_target_uri(docname).rpartition("/")[0]
+                for docname in builder.env.found_docs
+            )
+        return self.directories[directory]
 
 
 def menu_html(
@@ -130,27 +145,40 @@ class _PageContext:
     def list_html(self, ul: _List, depth: int, maxdepth: int) -> Iterator[str]:
         yield ul.caption
         yield '<ul class="current">\n' if id(ul) in self.current else "<ul>\n"
-        items = self.unmarked_items(ul, depth, maxdepth)
-        if marked := self.marked.get(id(ul)):
-            # Only the items on the current branch are this page's own.
-            items = items.copy()
-            for item in marked:
-                items[item.position] = "".join(self.item_html(item, depth, maxdepth))
-        yield from items
+        marked = self.marked.get(id(ul), ())
+        shared = self.unmarked_items(ul, depth, maxdepth)
+        if shared is None:
+            for item in ul.items:
+                yield from self.item_html(item, depth, maxdepth)
+        else:
+            # The shared HTML, with this page's own items (its branch) spliced in.
+            html, offsets = shared
+            start = 0
+            for item in sorted(marked, key=lambda item: item.position):
+                yield html[start : offsets[item.position]]
+                yield from self.item_html(item, depth, maxdepth)
+                start = offsets[item.position + 1]
+            yield html[start:]
         yield "</ul>\n"
 
-    def unmarked_items(self, ul: _List, depth: int, maxdepth: int) -> list[str]:
-        """The list's items as on a page where none is marked: the same on every
-        page whose address has the same directory, so rendered once for all."""
+    def unmarked_items(
+        self, ul: _List, depth: int, maxdepth: int
+    ) -> tuple[str, array.array] | None:
+        """The list's items as on a page where none is marked, and where each
+        item starts: the same on every page whose address has the same
+        directory, so rendered once for them all. None for a page alone in its
+        directory (with dirhtml, every page), which renders its items itself."""
         directory = self.page_uri.rpartition("/")[0]
+        if self.menu.pages_in(self.builder, directory) < 2:
+            return None
         key = (id(ul), directory, self.collapse, maxdepth)
         if key not in self.menu.unmarked:
             # From an address in that directory that no document has.
             nowhere = f"{directory}/\x00" if directory else "\x00"
             unmarked = _PageContext(self.builder, nowhere, self.menu, self.collapse)
-            self.menu.unmarked[key] = [
-                "".join(unmarked.item_html(item, depth, maxdepth)) for item in ul.items
-            ]
+            parts = ["".join(unmarked.item_html(item, depth, maxdepth)) for item in ul.items]
+            offsets = array.array("Q", itertools.accumulate(map(len, parts), initial=0))
+            self.menu.unmarked[key] = ("".join(parts), offsets)
         return self.menu.unmarked[key]
 
     def item_html(self, item: _Item, depth: int, maxdepth: int) -> Iterator[str]:
@@ -237,11 +265,12 @@ def forget_menus(app: Any, env: Any) -> None:
         app.builder.__dict__.pop("_reprodocs_menus", None)
 
 
-def fingerprint(builder: StandaloneHTMLBuilder) -> str:
-    """A hash of everything any page's menu can show: links, titles, captions,
-    nesting. Pages whose own sources did not change still need writing again
-    when it changes (Sphinx only rewrites the changed pages' toctree parents)."""
-    menu = _resolved_menu(builder, titles_only=False, includehidden=True)
+def fingerprint(builder: StandaloneHTMLBuilder, *, titles_only: bool, includehidden: bool) -> str:
+    """A digest of everything the menu of these options can show on any page:
+    links, titles, captions, nesting. Pages whose own sources did not change
+    still need writing again when it changes (Sphinx only rewrites the changed
+    pages' toctree parents)."""
+    menu = _resolved_menu(builder, titles_only, includehidden)
     if menu is None:
         return ""
 

@@ -92,6 +92,11 @@ def linear_menu(
         context["toctree"] = functools.partial(menu_html, app.builder, pagename)
 
 
+def _flag(value: object) -> bool:
+    """A theme option as the templates' ``tobool`` filter reads it."""
+    return value.lower() in {"true", "1", "yes", "on"} if isinstance(value, str) else bool(value)
+
+
 def _uses_linear_menu(app: Sphinx) -> bool:
     """Whether this build's pages are written with this theme by a builder
     that renders the menu as the HTML builder does (html, dirhtml)."""
@@ -108,7 +113,14 @@ def rewrite_pages_when_menu_changes(app: Sphinx, env: BuildEnvironment) -> list[
     retitled), have every page written again, not only those Sphinx rewrites."""
     if not _uses_linear_menu(app):
         return []
-    new = fingerprint(app.builder)
+    # The menu of the options the layout renders it with (the same menu the
+    # pages then reuse, so it costs nothing more).
+    options = app.builder.theme.get_options(app.builder.theme_options)
+    new = fingerprint(
+        app.builder,
+        titles_only=_flag(options.get("titles_only")),
+        includehidden=_flag(options.get("includehidden")),
+    )
     old = env.__dict__.get("_reprodocs_menu_fingerprint")
     env._reprodocs_menu_fingerprint = new  # pickled with the environment
     return sorted(env.found_docs) if old is not None and old != new else []
