@@ -148,8 +148,23 @@ def markdown(results: dict) -> str:
     if 500 in ours and 2000 in ours:
         lines += ["", f"reprodocs per page, N=2000 / N=500: {ours[2000] / ours[500]:.3f}"]
     versions = f"Python {results['python']}, Sphinx {results['sphinx']}"
-    lines += ["", f"{results['repeats']} run(s) per theme and N; {versions}."]
+    counts = sorted({len(runs) for runs in results["runs"].values()})
+    runs = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
+    lines += ["", f"{runs} run(s) per theme and N (median); {versions}."]
     return "\n".join(lines)
+
+
+def merged(paths: list[Path]) -> dict:
+    """Saved results of several runs as one (same machine, same versions)."""
+    results: dict = {"runs": {}, "themes": []}
+    for path in paths:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        results["runs"].update(saved["runs"])
+        results["themes"] += [t for t in saved["themes"] if t not in results["themes"]]
+        for key in ("repeats", "python", "sphinx"):
+            results[key] = saved[key]
+    results["sizes"] = sorted({int(key.split("/")[1]) for key in results["runs"]})
+    return results
 
 
 def plot(results: dict, path: Path) -> None:
@@ -185,9 +200,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--parallel-at", type=int, default=1000, help="N also built with -j 2")
     parser.add_argument("--json", type=Path, help="save the raw numbers here")
     parser.add_argument("--plot", type=Path, help="save a PNG plot here (needs matplotlib)")
+    parser.add_argument(
+        "--report", type=Path, nargs="+", metavar="JSON",
+        help="build nothing: report saved runs (a later file's runs replace an earlier one's)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
-    sizes = sorted(set(args.pages or [250, 500, 1000, 2000]))
-    results = run(sizes, args.repeats, args.peer_max, args.parallel_at)
+    if args.report:
+        results = merged(args.report)
+    else:
+        sizes = sorted(set(args.pages or [250, 500, 1000, 2000]))
+        results = run(sizes, args.repeats, args.peer_max, args.parallel_at)
     print(markdown(results))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
