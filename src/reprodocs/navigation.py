@@ -94,6 +94,17 @@ class _Menu:
     )
     #: How many documents' addresses are in each directory.
     directories: collections.Counter[str] | None = None
+    #: Each document's toctree parent, the last one Sphinx finds.
+    parent_of: dict[str, str] = field(default_factory=dict)
+
+    def ancestors(self, docname: str) -> set[str]:
+        """Sphinx's ``_get_toctree_ancestors``: the page and the documents up
+        its toctree chain."""
+        ancestors: set[str] = set()
+        while docname in self.parent_of and docname not in ancestors:
+            ancestors.add(docname)
+            docname = self.parent_of[docname]
+        return ancestors
 
     def pages_in(self, builder: StandaloneHTMLBuilder, directory: str) -> int:
         if self.directories is None:
@@ -117,9 +128,19 @@ def menu_html(
     menu = _resolved_menu(builder, bool(titles_only), bool(includehidden))
     if menu is None:
         return ""
-    current, expanded, marked = _marks(menu, pagename)
+    # As Sphinx: when collapsing, documents that do not lead to the page keep
+    # no nested lists, so nothing below them is marked either.
+    ancestors = menu.ancestors(pagename) if collapse else None
+    current, expanded, marked = _marks(menu, pagename, ancestors)
     page = _PageContext(
-        builder, builder.get_target_uri(pagename), menu, bool(collapse), current, expanded, marked
+        builder,
+        builder.get_target_uri(pagename),
+        menu,
+        bool(collapse),
+        current,
+        expanded,
+        marked,
+        ancestors,
     )
     return "".join(
         part
@@ -141,6 +162,8 @@ class _PageContext:
     expanded: set[int] = field(default_factory=set)  #: ids Sphinx marks "iscurrent"
     #: The marked items, by their list's id.
     marked: dict[int, list[_Item]] = field(default_factory=dict)
+    #: The documents leading to the page (when collapsing).
+    ancestors: set[str] | None = None
 
     def list_html(self, ul: _List, depth: int, maxdepth: int) -> Iterator[str]:
         yield ul.caption
@@ -191,19 +214,28 @@ class _PageContext:
             # when collapsing, only on the current branch.
             within = depth + 1 <= maxdepth or maxdepth <= 0
             on_branch = id(item) in self.expanded  # so is every list below it
+            if on_branch and self.ancestors is not None and _prunes(item, self.ancestors):
+                on_branch = False
             if within and (not self.collapse or on_branch):
                 yield from self.list_html(ul, depth + 1, maxdepth)
         yield "</li>\n"
 
 
-def _marks(menu: _Menu, pagename: str) -> tuple[dict[int, int], set[int], dict[int, list[_Item]]]:
+def _marks(
+    menu: _Menu, pagename: str, ancestors: set[str] | None
+) -> tuple[dict[int, int], set[int], dict[int, list[_Item]]]:
     """Sphinx's ``_toctree_add_classes`` for *pagename*: "current" on the
     branches of its title links, "iscurrent" on those of all its links; and
-    the items so marked, by list."""
+    the items so marked, by list. With *ancestors* (when collapsing), links
+    below a document outside them are gone, as Sphinx pruned them first."""
     current: dict[int, int] = {}
     expanded: set[int] = set()
     marked: dict[int, dict[int, _Item]] = {}
     for item, is_title in menu.links_to.get(pagename, ()):
+        if ancestors is not None and any(
+            _prunes(above, ancestors) for above in _branch(item) if above is not item
+        ):
+            continue
         if is_title:
             current[id(item.link)] = current.get(id(item.link), 0) + 1
             for node in _branch(item):
@@ -214,6 +246,18 @@ def _marks(menu: _Menu, pagename: str) -> tuple[dict[int, int], set[int], dict[i
             if isinstance(node, _Item) and node.parent is not None:
                 marked.setdefault(id(node.parent), {})[id(node)] = node
     return current, expanded, {ul: list(items.values()) for ul, items in marked.items()}
+
+
+def _prunes(item: _Item | _List, ancestors: set[str]) -> bool:
+    """Whether Sphinx, collapsing, drops the lists below *item*: the entry of a
+    document that does not lead to the page (``_toctree_standard_entry``)."""
+    return (
+        isinstance(item, _Item)
+        and item.link is not None
+        and item.link.docname is not None
+        and not item.link.anchor
+        and item.link.docname not in ancestors
+    )
 
 
 def _branch(item: _Item) -> Iterator[_Item | _List]:
@@ -298,6 +342,8 @@ def _resolve(
     marking = _MarkingBuilder(docnames, builder.tags)
     render = _Renderer(builder, docnames)
     menu = _Menu(lists=[], links_to={})
+    for parent, children in env.toctree_includes.items():
+        menu.parent_of |= dict.fromkeys(children, parent)
     # Not env.master_doctree: a cached property, which would be pickled with
     # the environment when read before the end of the reading phase.
     for toctree in env.get_doctree(env.config.root_doc).findall(addnodes.toctree):
