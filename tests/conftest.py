@@ -29,6 +29,19 @@ def notes_project(rootdir, tmp_path) -> Path:
     return tmp_path / "src"
 
 
+@pytest.fixture
+def build_notes(make_app, notes_project):
+    """Build the copy of the notes test root from scratch with a builder (and
+    configuration overrides); return the application."""
+
+    def build(builder: str = "html", **confoverrides):
+        app = make_app(builder, srcdir=notes_project, freshenv=True, confoverrides=confoverrides)
+        app.build()
+        return app
+
+    return build
+
+
 def parse_html(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "lxml")
 

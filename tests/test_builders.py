@@ -14,9 +14,8 @@ def collapsed(text: str) -> str:
 
 
 @pytest.mark.parametrize("builder", ["html", "dirhtml", "singlehtml", "epub"])
-def test_html_like_builders(make_app, notes_project, builder):
-    app = make_app(builder, srcdir=notes_project, freshenv=True)
-    app.build()
+def test_html_like_builders(build_notes, builder):
+    app = build_notes(builder)
     assert app.warning.getvalue() == ""
     page = {
         "html": "index.html",
@@ -47,9 +46,8 @@ def test_html_like_builders(make_app, notes_project, builder):
         ("texinfo", "notestest.texi"),
     ],
 )
-def test_other_builders(make_app, notes_project, builder, output):
-    app = make_app(builder, srcdir=notes_project, freshenv=True)
-    app.build()
+def test_other_builders(build_notes, builder, output):
+    app = build_notes(builder)
     assert app.warning.getvalue() == ""
     written = collapsed((app.outdir / output).read_text(encoding="utf-8"))
     # man and texinfo escape hyphens or break lines differently; compare words.
@@ -57,8 +55,7 @@ def test_other_builders(make_app, notes_project, builder, output):
     assert "Reproducibility" in written
 
 
-def test_latex_links_to_the_reproducibility_chapter(make_app, notes_project):
-    app = make_app("latex", srcdir=notes_project, freshenv=True)
-    app.build()
+def test_latex_links_to_the_reproducibility_chapter(build_notes):
+    app = build_notes("latex")
     tex = (app.outdir / "notestest.tex").read_text(encoding="utf-8")
     assert r"\hyperref[\detokenize{notes/randomness::doc}]" in tex

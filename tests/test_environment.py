@@ -11,9 +11,8 @@ def notes_of(app):
     return sorted(app.env.get_domain("reprodocs").notes())
 
 
-def test_parallel_read_merges_the_same_notes(make_app, notes_project, tmp_path):
-    serial = make_app("html", srcdir=notes_project, freshenv=True)
-    serial.build()
+def test_parallel_read_merges_the_same_notes(build_notes, make_app, notes_project, tmp_path):
+    serial = build_notes()
     parallel_project = tmp_path / "parallel"
     shutil.copytree(notes_project, parallel_project, ignore=shutil.ignore_patterns("_build"))
     parallel = make_app("html", srcdir=parallel_project, freshenv=True, parallel=2)
@@ -23,9 +22,8 @@ def test_parallel_read_merges_the_same_notes(make_app, notes_project, tmp_path):
     assert len(notes_of(serial)) == 7
 
 
-def test_edited_and_removed_pages_drop_their_notes(make_app, notes_project):
-    app = make_app("html", srcdir=notes_project, freshenv=True)
-    app.build()
+def test_edited_and_removed_pages_drop_their_notes(build_notes, notes_project):
+    app = build_notes()
     assert {n.docname for n in notes_of(app)} == {"index", "api", "page"}
 
     api = notes_project / "api.rst"
@@ -40,15 +38,14 @@ def test_edited_and_removed_pages_drop_their_notes(make_app, notes_project):
     assert len(notes_of(app)) == 5
 
 
-def test_the_same_note_on_an_operation_in_two_pages_warns(make_app, notes_project):
+def test_the_same_note_on_an_operation_in_two_pages_warns(build_notes, notes_project):
     (notes_project / "again.rst").write_text(
         "Again\n=====\n\n.. nondeterministic::\n   :op: torch.bincount\n   :pass: forward\n\n"
         ".. nondeterministic::\n   :op: torch.nn.functional.grid_sample\n   :pass: forward\n"
     )
     index = notes_project / "index.rst"
     index.write_text(index.read_text().replace("   page\n", "   page\n   again\n"))
-    app = make_app("html", srcdir=notes_project, freshenv=True)
-    app.build()
+    app = build_notes()
     # Pages are compared in name order: "again" before "api".
     warnings = strip_colors(app.warning.getvalue())
     assert (
@@ -60,11 +57,10 @@ def test_the_same_note_on_an_operation_in_two_pages_warns(make_app, notes_projec
     ) in warnings
 
 
-def test_pickled_doctrees_hold_only_their_page(make_app, notes_project):
+def test_pickled_doctrees_hold_only_their_page(build_notes):
     """The wording is parsed in a scratch document; none of it may stay
     attached to it, or each pickled doctree drags the environment along."""
-    app = make_app("html", srcdir=notes_project, freshenv=True)
-    app.build()
+    app = build_notes()
     doctree = app.env.get_doctree("api")
     assert {id(node.document) for node in doctree.findall()} == {id(doctree)}
     with_notes = (app.doctreedir / "api.doctree").stat().st_size

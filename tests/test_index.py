@@ -31,9 +31,8 @@ EVERY_NOTE = [
 ]
 
 
-def test_table_lists_every_note_sorted_with_links(make_app, notes_project):
-    app = make_app("html", srcdir=notes_project, freshenv=True)
-    app.build()
+def test_table_lists_every_note_sorted_with_links(build_notes):
+    app = build_notes()
     assert app.warning.getvalue() == ""
     soup = parse_html(app.outdir / "notes" / "randomness.html")
     every, _rocm = tables(soup)
@@ -60,9 +59,8 @@ def test_table_lists_every_note_sorted_with_links(make_app, notes_project):
     assert not every.select("tbody tr")[0].find("td").find("code")
 
 
-def test_filters_and_the_empty_sentence(make_app, notes_project):
-    app = make_app("html", srcdir=notes_project, freshenv=True)
-    app.build()
+def test_filters_and_the_empty_sentence(build_notes):
+    app = build_notes()
     soup = parse_html(app.outdir / "notes" / "randomness.html")
     rocm = tables(soup)[1]
     assert table_rows(rocm) == [["torch.Tensor.index_add_", "ROCm", "forward", "nondeterministic"]]
@@ -83,9 +81,8 @@ def test_invalid_filter_is_a_located_warning(build_page):
     assert "Traceback" not in warnings
 
 
-def test_json_export(make_app, notes_project):
-    app = make_app("html", srcdir=notes_project, freshenv=True)
-    app.build()
+def test_json_export(build_notes):
+    app = build_notes()
     exported = json.loads((app.outdir / "nondeterministic.json").read_text(encoding="utf-8"))
     assert exported["version"] == 1
     assert exported["project"] == "Notes test"
@@ -122,24 +119,19 @@ def test_json_export(make_app, notes_project):
         ("singlehtml", "index.html#document-page"),
     ],
 )
-def test_json_uris_follow_the_builder(make_app, notes_project, builder, uri):
-    app = make_app(builder, srcdir=notes_project, freshenv=True)
-    app.build()
+def test_json_uris_follow_the_builder(build_notes, builder, uri):
+    app = build_notes(builder)
     exported = json.loads((app.outdir / "nondeterministic.json").read_text(encoding="utf-8"))
     assert uri in [op["uri"] for op in exported["operations"]]
 
 
-def test_json_export_can_be_switched_off(make_app, notes_project):
-    app = make_app(
-        "html", srcdir=notes_project, freshenv=True, confoverrides={"reprodocs_export_json": False}
-    )
-    app.build()
+def test_json_export_can_be_switched_off(build_notes):
+    app = build_notes(reprodocs_export_json=False)
     assert not (app.outdir / "nondeterministic.json").exists()
 
 
-def test_no_json_outside_html(make_app, notes_project):
-    app = make_app("text", srcdir=notes_project, freshenv=True)
-    app.build()
+def test_no_json_outside_html(build_notes):
+    app = build_notes("text")
     assert not (app.outdir / "nondeterministic.json").exists()
     text = (app.outdir / "notes" / "randomness.txt").read_text(encoding="utf-8")
     assert "torch.nn.functional.grid_sample" in text
@@ -155,12 +147,9 @@ KNOWN = [
 ]
 
 
-def test_drift_check_warns_both_ways(make_app, notes_project):
+def test_drift_check_warns_both_ways(build_notes):
     known = [op for op in KNOWN if op != "torch.bincount"]
-    app = make_app(
-        "html", srcdir=notes_project, freshenv=True, confoverrides={"reprodocs_known_ops": known}
-    )
-    app.build()
+    app = build_notes(reprodocs_known_ops=known)
     warnings = strip_colors(app.warning.getvalue())
     assert (
         "api.rst:28: WARNING: cuda-deterministic: torch.bincount is not in reprodocs_known_ops"
@@ -171,30 +160,18 @@ def test_drift_check_warns_both_ways(make_app, notes_project):
     assert warnings.count("WARNING") == 2
 
 
-def test_drift_check_reads_a_file(make_app, notes_project):
+def test_drift_check_reads_a_file(build_notes, notes_project):
     (notes_project / "known.txt").write_text(
         "# raise under torch.use_deterministic_algorithms(True)\n\n"
         + "\n".join(op for op in KNOWN if op != "torch.nn.functional.embedding_bag")
         + "  # trailing comment\n"
     )
-    app = make_app(
-        "html",
-        srcdir=notes_project,
-        freshenv=True,
-        confoverrides={"reprodocs_known_ops": "known.txt"},
-    )
-    app.build()
+    app = build_notes(reprodocs_known_ops="known.txt")
     assert app.warning.getvalue() == ""
 
 
-def test_drift_check_unreadable_file(make_app, notes_project):
-    app = make_app(
-        "html",
-        srcdir=notes_project,
-        freshenv=True,
-        confoverrides={"reprodocs_known_ops": "nope.txt"},
-    )
-    app.build()
+def test_drift_check_unreadable_file(build_notes, notes_project):
+    app = build_notes(reprodocs_known_ops="nope.txt")
     warnings = strip_colors(app.warning.getvalue())
     assert f"WARNING: reprodocs_known_ops: cannot read {notes_project / 'nope.txt'}" in warnings
     assert warnings.count("WARNING") == 1
