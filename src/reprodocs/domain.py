@@ -31,6 +31,11 @@ class Note(NamedTuple):
     def location(self) -> tuple[str, int]:
         return self.docname, self.line
 
+    @property
+    def claim(self) -> tuple[str, str, str]:
+        """What the note says: two notes with the same claim repeat each other."""
+        return self.operation, self.backend, self.affected_pass
+
 
 class ReproducibilityDomain(Domain):
     """Holds every note of the project, by document, and the pages that show
@@ -65,7 +70,7 @@ class ReproducibilityDomain(Domain):
         """Record *note*; return the earlier identical note of its page, if any."""
         page_notes = self.notes_by_doc.setdefault(note.docname, [])
         for earlier in page_notes:
-            if _same_claim(earlier, note):
+            if earlier.claim == note.claim:
                 return earlier
         page_notes.append(note)
         return None
@@ -89,8 +94,7 @@ class ReproducibilityDomain(Domain):
         for note in self.notes():
             if not note.operation:
                 continue
-            claim = (note.operation, note.backend, note.affected_pass)
-            earlier = first_by_claim.setdefault(claim, note)
+            earlier = first_by_claim.setdefault(note.claim, note)
             if earlier is not note and earlier.docname != note.docname:
                 logger.warning(
                     __("%s: %s is already noted in %s (line %d)"),
@@ -120,11 +124,3 @@ class ReproducibilityDomain(Domain):
 
     def resolve_any_xref(self, *args: Any) -> list[Any]:
         return []
-
-
-def _same_claim(first: Note, second: Note) -> bool:
-    return (first.operation, first.backend, first.affected_pass) == (
-        second.operation,
-        second.backend,
-        second.affected_pass,
-    )

@@ -41,6 +41,11 @@ class Entry(NamedTuple):
     anchor: str  #: the operation's anchor there; "" for the page itself
     title: str  #: the note's page title, shown for page-level notes
 
+    @property
+    def label(self) -> str:
+        """What the Operation column shows."""
+        return self.name or self.title
+
 
 class nondeterministic_ops(nodes.General, nodes.Element):  # docutils names nodes so
     """Stands for an index table until the index is known (doctree-resolved)."""
@@ -85,7 +90,7 @@ def collect(env: BuildEnvironment) -> tuple[Entry, ...]:
                 title,
             )
         )
-    return tuple(sorted(entries, key=lambda e: (e.name or e.title, *e)))
+    return tuple(sorted(entries, key=lambda e: (e.label, *e)))
 
 
 def publish(app: Sphinx, env: BuildEnvironment) -> list[str]:
@@ -122,10 +127,7 @@ def table(builder: Builder, docname: str, entries: list[Entry]) -> nodes.table:
     headings = [str(heading) for heading in (_("Operation"), _("Backend"), _("Pass"), _("Note"))]
     columns = [
         headings,
-        *(
-            [entry.name or entry.title, entry.backend, entry.affected_pass, entry.directive]
-            for entry in entries
-        ),
+        *([entry.label, entry.backend, entry.affected_pass, entry.directive] for entry in entries),
     ]
     # Widths in characters: the text builder lays the table out with them;
     # HTML sizes the columns itself ("colwidths-auto").

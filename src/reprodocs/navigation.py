@@ -49,14 +49,12 @@ class _Link:
     anchor: str  #: "#section" or ""
 
     def render(self, builder: StandaloneHTMLBuilder, page_uri: str, current: int) -> str:
-        classes = "current " * current
+        html = self.html.replace(_CLASS_MARKER + " ", "current " * current)
         if self.docname is None:
-            return self.html.replace(_CLASS_MARKER + " ", classes)
+            return html
         # What builder.get_relative_uri(page, docname) gives, from the address.
         uri = relative_uri(page_uri, builder.get_target_uri(self.docname)) + self.anchor
-        return self.html.replace(_CLASS_MARKER + " ", classes).replace(
-            _URI_MARKER, _attribute(uri or "#")
-        )
+        return html.replace(_URI_MARKER, _attribute(uri or "#"))
 
 
 @dataclass(eq=False, slots=True)
@@ -93,7 +91,7 @@ class _Menu:
         default_factory=dict
     )
     #: How many documents' addresses are in each directory.
-    directories: collections.Counter[str] | None = None
+    directories: collections.Counter[str] = field(default_factory=collections.Counter)
     #: Each document's toctree parent, the last one Sphinx finds.
     parent_of: dict[str, str] = field(default_factory=dict)
 
@@ -105,14 +103,6 @@ class _Menu:
             ancestors.add(docname)
             docname = self.parent_of[docname]
         return ancestors
-
-    def pages_in(self, builder: StandaloneHTMLBuilder, directory: str) -> int:
-        if self.directories is None:
-            self.directories = collections.Counter(
-                builder.get_target_uri(docname).rpartition("/")[0]
-                for docname in builder.env.found_docs
-            )
-        return self.directories[directory]
 
 
 def menu_html(
@@ -192,7 +182,7 @@ class _PageContext:
         directory, so rendered once for them all. None for a page alone in its
         directory (with dirhtml, every page), which renders its items itself."""
         directory = self.page_uri.rpartition("/")[0]
-        if self.menu.pages_in(self.builder, directory) < 2:
+        if self.menu.directories[directory] < 2:
             return None
         key = (id(ul), directory, self.collapse, maxdepth)
         if key not in self.menu.unmarked:
@@ -344,10 +334,14 @@ def _resolve(
     menu = _Menu(lists=[], links_to={})
     for parent, children in env.toctree_includes.items():
         menu.parent_of |= dict.fromkeys(children, parent)
+    menu.directories.update(
+        builder.get_target_uri(docname).rpartition("/")[0] for docname in env.found_docs
+    )
+    adapter = TocTree(env)
     # Not env.master_doctree: a cached property, which would be pickled with
     # the environment when read before the end of the reading phase.
     for toctree in env.get_doctree(env.config.root_doc).findall(addnodes.toctree):
-        resolved = TocTree(env).resolve(
+        resolved = adapter.resolve(
             _NO_PAGE,
             marking,  # type: ignore[arg-type]
             toctree,
