@@ -11,7 +11,6 @@ from docutils.parsers.rst.states import RSTState, RSTStateMachine, state_classes
 from docutils.statemachine import StringList
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
-from sphinx.util.parsing import nested_parse_to_nodes
 
 from reprodocs.domain import Note, ReproducibilityDomain
 from reprodocs.wording import NOTE_TEMPLATE, __, note_template, rst_escape
@@ -83,8 +82,18 @@ class NondeterministicDirective(SphinxDirective):
         admonition = nodes.note()
         self.set_source_info(admonition)
         admonition += self.wording_nodes(note, options.get("alternative", ""))
-        admonition += self.parse_content_to_nodes()
+        admonition += self.parse_to_nodes(self.content, self.content_offset)
         return [admonition]
+
+    def parse_to_nodes(self, lines: StringList, offset: int) -> list[nodes.Node]:
+        """*lines* parsed by the page's own parser, as nodes.
+
+        ``state.nested_parse`` rather than Sphinx's ``nested_parse_to_nodes``
+        and ``parse_content_to_nodes``, which Sphinx 7.2 does not have.
+        """
+        container = nodes.Element()
+        self.state.nested_parse(lines, offset, container)
+        return container.children[:]
 
     def drop_argument(self) -> None:
         """Warn about, and drop, text after ``::``.
@@ -153,7 +162,7 @@ class NondeterministicDirective(SphinxDirective):
         wording = StringList(lines, items=[(source, line - 1)] * len(lines))
         if isinstance(self.state, RSTState):
             # A reStructuredText page parses it like any note's content.
-            return nested_parse_to_nodes(self.state, wording, offset=line - 1)
+            return self.parse_to_nodes(wording, line - 1)
         # Other parsers (MyST) get a reStructuredText state machine of their own.
         host = self.state.document
         document = nodes.document(host.settings, host.reporter, source=source)
