@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from reprodocs.dependencies import reread_when_wording_changes
 from reprodocs.directives import (
     CudaDeterministic,
     CudaDeterministicBackward,
@@ -55,10 +56,13 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     )
 
     # The wording: a set of templates, the project's templates, the catalog.
+    # The pages holding notes are re-read when it changes, and only they: so a
+    # new set re-reads no other page.
     app.add_config_value("reprodocs_wording", DEFAULT_SET, "", types=frozenset({str}))
     app.add_message_catalog(CATALOG, LOCALE_DIR)
     app.connect("config-inited", check_wording_set)
     app.connect("builder-inited", remember_templates_path)
+    app.connect("env-get-outdated", reread_when_wording_changes)
 
     # The notes
     app.add_domain(ReproducibilityDomain)

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import ast
 import functools
+import gettext
+import hashlib
 import re
 import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import jinja2
+import jinja2.meta
 from sphinx.locale import get_translation, get_translator
 from sphinx.util import logging
 
@@ -150,3 +153,43 @@ def note_template(env: BuildEnvironment) -> jinja2.Template:
     one, else the chosen set's."""
     environment = template_environment(_project_templates.get(env, ()))
     return environment.select_template([NOTE_TEMPLATE, set_template(env.config.reprodocs_wording)])
+
+
+def wording_fingerprint(env: BuildEnvironment) -> str:
+    """A digest of everything the notes' wording is made of: the sources of the
+    template in use and of the templates it names, and the catalog files of the
+    language. Equal bytes give an equal digest, whatever the files' times."""
+    environment = template_environment(_project_templates.get(env, ()))
+    try:
+        entry = note_template(env).name
+    except jinja2.TemplateError:  # the directives warn, at each note
+        entry = set_template(env.config.reprodocs_wording)
+    parts = [(name, source.encode()) for name, source in template_sources(environment, entry)]
+    # The files Sphinx's locale.init loads for the catalog (the language, then its parents).
+    for path in gettext.find(CATALOG, str(LOCALE_DIR), [env.config.language], all=True):
+        parts.append((str(Path(path).relative_to(LOCALE_DIR)), Path(path).read_bytes()))
+    digest = hashlib.sha256()
+    for name, content in parts:
+        digest.update(b"%d:%s%d:" % (len(name), name.encode(), len(content)) + content)
+    return digest.hexdigest()
+
+
+def template_sources(environment: jinja2.Environment, name: str) -> list[tuple[str, str]]:
+    """The source of template *name* and of every template it includes,
+    imports or extends by a constant name, recursively; "" for a missing one."""
+    sources: dict[str, str] = {}
+    pending = [name]
+    while pending:
+        name = pending.pop()
+        if name in sources:
+            continue
+        try:
+            sources[name] = environment.loader.get_source(environment, name)[0]
+            tree = environment.parse(sources[name])
+        except jinja2.TemplateNotFound:
+            sources[name] = ""
+            continue
+        except jinja2.TemplateSyntaxError:
+            continue
+        pending += [ref for ref in jinja2.meta.find_referenced_templates(tree) if ref]
+    return sorted(sources.items())
