@@ -138,11 +138,11 @@ def test_unknown_set_is_a_warning_at_its_line_in_conf_py(make_app, tmp_path):
     app = make_app("html", srcdir=srcdir, freshenv=True)
     app.build()
     warnings = strip_colors(app.warning.getvalue())
-    assert warnings == (
+    assert (
         f"{srcdir / 'conf.py'}:3: WARNING: reprodocs_wording: there is no wording set "
-        "'pytorch-3' (the sets are pytorch-1.4, pytorch-2); using 'pytorch-1.4' "
-        "[reprodocs.wording]\n"
-    )
+        "'pytorch-3' (the sets are pytorch-1.4, pytorch-2); using 'pytorch-1.4'"
+    ) in warnings
+    assert warnings.count("WARNING") == 1
     # The build went on, with the default set.
     (note,) = notes_in(parse_html(app.outdir / "index.html"))
     assert wording_of(note).startswith("When using the CUDA backend")
