@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from sphinx.util.console import strip_colors
 
 from conftest import REPO, notes_in, parse_html, sphinx_build_with
 
@@ -127,6 +128,30 @@ def test_removing_the_project_template_gives_the_set_wording(reread_by):
     reread, app = reread_by(lambda src: (src / "_templates" / "reprodocs" / "note.rst").unlink())
     assert reread == set(NOTED)
     assert wording_on(app.outdir, "api/bincount").startswith("When using the CUDA backend")
+
+
+def test_fixing_a_broken_template_rereads_the_noted_pages(make_app, tmp_path):
+    srcdir = write_project(tmp_path / "src", own_template=True)
+    note_rst = srcdir / "_templates" / "reprodocs" / "note.rst"
+    note_rst.write_text("{% if %}broken\n")
+    broken = make_app("html", srcdir=srcdir)
+    broken.build()
+    warnings = strip_colors(broken.warning.getvalue()).splitlines()
+    assert len(warnings) == len(NOTED)
+    for docname, directive in NOTED.items():
+        assert (
+            f"{srcdir / docname}.rst:6: WARNING: {directive}: cannot render reprodocs/note.rst"
+            in ("\n".join(warnings))
+        )
+    before = doctree_times(broken.doctreedir)
+    broken.cleanup()
+    edit_own_template(srcdir)
+    fixed = make_app("html", srcdir=srcdir)
+    fixed.build()
+    assert fixed.warning.getvalue() == ""
+    after = doctree_times(fixed.doctreedir)
+    assert {name for name in after if after[name] != before[name]} == set(NOTED)
+    assert wording_on(fixed.outdir, "api/conv2d").startswith("Our wording, v2, on cuDNN")
 
 
 def test_template_written_with_the_same_bytes_rereads_nothing(reread_by):

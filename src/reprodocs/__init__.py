@@ -31,7 +31,7 @@ from reprodocs.wording import (
     DEFAULT_SET,
     LOCALE_DIR,
     check_wording_set,
-    remember_templates_path,
+    choose_wording,
 )
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("reprodocs_wording", DEFAULT_SET, "", types=frozenset({str}))
     app.add_message_catalog(CATALOG, LOCALE_DIR)
     app.connect("config-inited", check_wording_set)
-    app.connect("builder-inited", remember_templates_path)
+    app.connect("builder-inited", choose_wording)
     app.connect("env-get-outdated", reread_when_wording_changes)
 
     # The notes

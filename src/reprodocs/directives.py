@@ -155,7 +155,7 @@ class NondeterministicDirective(SphinxDirective):
                 # The template that failed: one it includes, or the note's own.
                 getattr(error, "name", None) or getattr(template, "name", NOTE_TEMPLATE),
                 error,
-                location=(source, line),
+                location=self.get_location(),
                 type="reprodocs",
                 subtype="template",
             )

@@ -16,7 +16,7 @@ import hashlib
 import re
 import weakref
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import jinja2
 import jinja2.meta
@@ -136,35 +136,53 @@ def setting_location(app: Sphinx, name: str) -> str | None:
     return None
 
 
-#: The project's template directories, by environment (see remember_templates_path).
-_project_templates: weakref.WeakKeyDictionary[BuildEnvironment, tuple[str, ...]] = (
-    weakref.WeakKeyDictionary()
-)
+class Wording(NamedTuple):
+    """The templates a build words its notes with."""
+
+    search_path: tuple[str, ...]  #: the project's template directories
+    template: str  #: the template in use: the project's note.rst, or the set's
+
+    @property
+    def environment(self) -> jinja2.Environment:
+        return template_environment(self.search_path)
 
 
-def remember_templates_path(app: Sphinx) -> None:
-    """Keep the project's template directories where directives find them,
-    once the builder (and with it the environment) is set up."""
-    _project_templates[app.env] = project_templates(app)
+#: The wording of each environment's build (see choose_wording).
+_wordings: weakref.WeakKeyDictionary[BuildEnvironment, Wording] = weakref.WeakKeyDictionary()
+
+
+def choose_wording(app: Sphinx) -> None:
+    """Once the builder (and with it the environment) is set up, choose the
+    template in use, where directives and the dependency check find it."""
+    search_path = project_templates(app)
+    environment = template_environment(search_path)
+    try:
+        environment.loader.get_source(environment, NOTE_TEMPLATE)
+        template = NOTE_TEMPLATE
+    except jinja2.TemplateNotFound:
+        template = set_template(app.config.reprodocs_wording)
+    _wordings[app.env] = Wording(search_path, template)
+
+
+def wording_of(env: BuildEnvironment) -> Wording:
+    default = Wording((), set_template(env.config.reprodocs_wording))
+    return _wordings.get(env, default)
 
 
 def note_template(env: BuildEnvironment) -> jinja2.Template:
-    """The note template: the project's own ``reprodocs/note.rst`` if it has
-    one, else the chosen set's."""
-    environment = template_environment(_project_templates.get(env, ()))
-    return environment.select_template([NOTE_TEMPLATE, set_template(env.config.reprodocs_wording)])
+    wording = wording_of(env)
+    return wording.environment.get_template(wording.template)
 
 
 def wording_fingerprint(env: BuildEnvironment) -> str:
     """A digest of everything the notes' wording is made of: the sources of the
     template in use and of the templates it names, and the catalog files of the
     language. Equal bytes give an equal digest, whatever the files' times."""
-    environment = template_environment(_project_templates.get(env, ()))
-    try:
-        entry = note_template(env).name
-    except jinja2.TemplateError:  # the directives warn, at each note
-        entry = set_template(env.config.reprodocs_wording)
-    parts = [(name, source.encode()) for name, source in template_sources(environment, entry)]
+    wording = wording_of(env)
+    parts = [
+        (name, source.encode())
+        for name, source in template_sources(wording.environment, wording.template)
+    ]
     # The files Sphinx's locale.init loads for the catalog (the language, then its parents).
     for path in gettext.find(CATALOG, str(LOCALE_DIR), [env.config.language], all=True):
         parts.append((str(Path(path).relative_to(LOCALE_DIR)), Path(path).read_bytes()))
