@@ -140,11 +140,14 @@ class Wording(NamedTuple):
     """The templates a build words its notes with."""
 
     search_path: tuple[str, ...]  #: the project's template directories
-    template: str  #: the template in use: the project's note.rst, or the set's
+    template_name: str  #: the template in use: the project's note.rst, or the set's
 
     @property
     def environment(self) -> jinja2.Environment:
         return template_environment(self.search_path)
+
+    def template(self) -> jinja2.Template:
+        return self.environment.get_template(self.template_name)
 
 
 #: The wording of each environment's build (see choose_wording).
@@ -169,11 +172,6 @@ def wording_of(env: BuildEnvironment) -> Wording:
     return _wordings.get(env, default)
 
 
-def note_template(env: BuildEnvironment) -> jinja2.Template:
-    wording = wording_of(env)
-    return wording.environment.get_template(wording.template)
-
-
 def wording_fingerprint(env: BuildEnvironment) -> str:
     """A digest of everything the notes' wording is made of: the sources of the
     template in use and of the templates it names, and the catalog files of the
@@ -181,7 +179,7 @@ def wording_fingerprint(env: BuildEnvironment) -> str:
     wording = wording_of(env)
     parts = [
         (name, source.encode())
-        for name, source in template_sources(wording.environment, wording.template)
+        for name, source in template_sources(wording.environment, wording.template_name)
     ]
     # The files Sphinx's locale.init loads for the catalog (the language, then its parents).
     for path in gettext.find(CATALOG, str(LOCALE_DIR), [env.config.language], all=True):
