@@ -168,6 +168,8 @@ def choose_wording(app: Sphinx) -> None:
 
 
 def wording_of(env: BuildEnvironment) -> Wording:
+    """The wording chosen for *env*'s build; the set's own where no builder
+    chose one."""
     default = Wording((), set_template(env.config.reprodocs_wording))
     return _wordings.get(env, default)
 
