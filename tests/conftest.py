@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -99,3 +101,40 @@ def write_page_project(srcdir: Path, body: str) -> Path:
         "Page\n====\n\n.. toctree::\n\n   notes/randomness\n\n" + body, encoding="utf-8"
     )
     return srcdir
+
+
+REPO = Path(__file__).parents[1]
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory) -> Path:
+    """The project's wheel, built once per test run."""
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out), str(REPO)],
+        check=True,
+    )
+    (wheel,) = out.glob("reprodocs-*.whl")
+    return wheel
+
+
+@pytest.fixture
+def installed_wheel(wheel, tmp_path) -> Path:
+    """A directory holding the wheel installed (alone): reprodocs as users get
+    it, for sphinx_build_with."""
+    target = tmp_path / "site"
+    install = ["install", "--quiet", "--no-deps", "--target", str(target), str(wheel)]
+    subprocess.run([sys.executable, "-m", "pip", *install], check=True)
+    return target
+
+
+def sphinx_build_with(site: Path, *args: str) -> subprocess.CompletedProcess:
+    """``sphinx-build -q -b html *args`` in a new process importing reprodocs
+    from *site* (PYTHONPATH comes before the editable install)."""
+    return subprocess.run(
+        [sys.executable, "-m", "sphinx", "-q", "-b", "html", *args],
+        env={"PYTHONPATH": str(site)},
+        check=False,  # callers assert on the status, showing stderr
+        capture_output=True,
+        text=True,
+    )

@@ -5,16 +5,14 @@ from __future__ import annotations
 import subprocess
 import sys
 import zipfile
-from pathlib import Path
 
-import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
 import reprodocs
+from conftest import REPO, sphinx_build_with
 
-REPO = Path(__file__).parents[1]
 LOCALE = REPO / "src" / "reprodocs" / "locale"
 
 
@@ -60,67 +58,26 @@ def test_setup_metadata(make_app, tmp_path):
     assert app.registry.get_envversion(app)["reprodocs"] == reprodocs.ENV_VERSION
 
 
-@pytest.fixture(scope="session")
-def wheel(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out), str(REPO)],
-        check=True,
-    )
-    (wheel,) = out.glob("reprodocs-*.whl")
-    return wheel
-
-
 def test_wheel_carries_templates_and_catalogs(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert "reprodocs/templates/reprodocs/note.rst" in names
+    assert "reprodocs/templates/reprodocs/wording/pytorch-1.4.rst" in names
+    assert "reprodocs/templates/reprodocs/wording/pytorch-2.rst" in names
     assert "reprodocs/locale/zh_CN/LC_MESSAGES/reprodocs.mo" in names
 
 
-def test_installed_wheel_builds_notes(wheel, tmp_path, rootdir):
-    target = tmp_path / "site"
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--no-deps",
-            "--target",
-            str(target),
-            str(wheel),
-        ],
-        check=True,
-    )
-    out = tmp_path / "out"
+def test_installed_wheel_builds_notes(installed_wheel, tmp_path, rootdir):
     # PYTHONPATH comes before the editable install of the checkout.
     probe = subprocess.run(
         [sys.executable, "-c", "import reprodocs; print(reprodocs.__file__)"],
-        env={"PYTHONPATH": str(target)},
+        env={"PYTHONPATH": str(installed_wheel)},
         capture_output=True,
         text=True,
         check=True,
     )
-    assert probe.stdout.startswith(str(target))
-    build = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "sphinx",
-            "-W",
-            "-q",
-            "-D",
-            "language=zh_CN",
-            "-b",
-            "html",
-            str(rootdir / "test-notes"),
-            str(out),
-        ],
-        env={"PYTHONPATH": str(target)},
-        check=False,  # the assertion shows stderr
-        capture_output=True,
-        text=True,
+    assert probe.stdout.startswith(str(installed_wheel))
+    out = tmp_path / "out"
+    build = sphinx_build_with(
+        installed_wheel, "-W", "-D", "language=zh_CN", str(rootdir / "test-notes"), str(out)
     )
     assert build.returncode == 0, build.stderr
     html = (out / "index.html").read_text(encoding="utf-8")

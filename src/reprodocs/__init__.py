@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from reprodocs.dependencies import reread_when_wording_changes
 from reprodocs.directives import (
     CudaDeterministic,
     CudaDeterministicBackward,
@@ -25,7 +26,13 @@ from reprodocs.index import (
     publish,
     render_tables,
 )
-from reprodocs.wording import CATALOG, LOCALE_DIR, remember_templates_path
+from reprodocs.wording import (
+    CATALOG,
+    DEFAULT_SET,
+    LOCALE_DIR,
+    check_wording_set,
+    choose_wording,
+)
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -47,8 +54,15 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value(
         "reprodocs_known_ops", None, "", types=frozenset({list, tuple, str, type(None)})
     )
+
+    # The wording: a set of templates, the project's templates, the catalog.
+    # The pages holding notes are re-read when it changes, and only they: so a
+    # new set re-reads no other page.
+    app.add_config_value("reprodocs_wording", DEFAULT_SET, "", types=frozenset({str}))
     app.add_message_catalog(CATALOG, LOCALE_DIR)
-    app.connect("builder-inited", remember_templates_path)
+    app.connect("config-inited", check_wording_set)
+    app.connect("builder-inited", choose_wording)
+    app.connect("env-get-outdated", reread_when_wording_changes)
 
     # The notes
     app.add_domain(ReproducibilityDomain)

@@ -13,7 +13,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from reprodocs.domain import Note, ReproducibilityDomain
-from reprodocs.wording import NOTE_TEMPLATE, __, note_template, rst_escape
+from reprodocs.wording import __, rst_escape, wording_of
 
 logger = logging.getLogger(__name__)
 
@@ -138,8 +138,9 @@ class NondeterministicDirective(SphinxDirective):
         """The rendered wording, parsed as reStructuredText whatever the page's
         parser (in a MyST page ``self.state`` parses Markdown)."""
         source, line = self.get_source_info()
+        templates = wording_of(self.env)
         try:
-            text = note_template(self.env).render(
+            text = templates.template().render(
                 backend=rst_escape(note.backend),
                 affected_pass=note.affected_pass,
                 operation=rst_escape(note.operation),
@@ -150,9 +151,10 @@ class NondeterministicDirective(SphinxDirective):
             logger.warning(
                 __("%s: cannot render %s: %s"),
                 self.name,
-                NOTE_TEMPLATE,
+                # The template that failed: one it includes, or the note's own.
+                getattr(error, "name", None) or templates.template_name,
                 error,
-                location=(source, line),
+                location=self.get_location(),
                 type="reprodocs",
                 subtype="template",
             )

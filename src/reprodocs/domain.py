@@ -44,11 +44,12 @@ class ReproducibilityDomain(Domain):
     name = "reprodocs"
     label = _("Reproducibility notes")
     #: Bump whenever the shape of :attr:`data` changes.
-    data_version = 2
+    data_version = 3
     initial_data: ClassVar[dict[str, Any]] = {
         "notes": {},  # docname -> [Note, ...] in document order
         "index_pages": {},  # docname -> number of nondeterministic-ops tables
         "published": (),  # the index as last written (see reprodocs.index)
+        "wording": "",  # digest of the wording the notes were read with (reprodocs.dependencies)
     }
 
     @property
@@ -80,7 +81,7 @@ class ReproducibilityDomain(Domain):
         self.index_pages.pop(docname, None)
 
     def merge_domaindata(self, docnames: AbstractSet[str], otherdata: dict[str, Any]) -> None:
-        # "published" belongs to the main process, which alone writes it.
+        # "published" and "wording" belong to the main process, which alone writes them.
         for docname in docnames:
             for key in ("notes", "index_pages"):
                 if docname in otherdata[key]:

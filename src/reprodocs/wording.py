@@ -1,24 +1,41 @@
 """The notes' wording: Jinja templates rendered to reStructuredText, translated
-through the ``reprodocs`` gettext catalog."""
+through the ``reprodocs`` gettext catalog.
+
+The templates of a wording set (``reprodocs_wording``) are
+``reprodocs/wording/NAME.rst``; a project's ``templates_path`` is searched
+first, so it can replace a set, add one, or replace every set's wording with
+its own ``reprodocs/note.rst``.
+"""
 
 from __future__ import annotations
 
+import ast
 import functools
+import gettext
+import hashlib
 import re
 import weakref
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import jinja2
+import jinja2.meta
 from sphinx.locale import get_translation, get_translator
+from sphinx.util import logging
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
+    from sphinx.config import Config
     from sphinx.environment import BuildEnvironment
+
+logger = logging.getLogger(__name__)
 
 CATALOG = "reprodocs"
 LOCALE_DIR = Path(__file__).parent / "locale"
+#: A project's own wording, used whatever the set.
 NOTE_TEMPLATE = "reprodocs/note.rst"
+SETS_DIR = "reprodocs/wording/"
+DEFAULT_SET = "pytorch-1.4"
 
 #: Messages shown in documents, and messages shown on the console.
 _ = get_translation(CATALOG)
@@ -69,21 +86,128 @@ def template_environment(search_path: tuple[str, ...]) -> jinja2.Environment:
     return environment
 
 
-#: The project's template directories, by environment (see remember_templates_path).
-_project_templates: weakref.WeakKeyDictionary[BuildEnvironment, tuple[str, ...]] = (
-    weakref.WeakKeyDictionary()
-)
+def project_templates(app: Sphinx) -> tuple[str, ...]:
+    """The project's ``templates_path``, resolved against the configuration
+    directory (which directives cannot see)."""
+    return tuple(str(Path(app.confdir, path)) for path in app.config.templates_path)
 
 
-def remember_templates_path(app: Sphinx) -> None:
-    """Resolve the project's ``templates_path`` (relative to the configuration
-    directory, which directives cannot see) once the builder is set up."""
-    _project_templates[app.env] = tuple(
-        str(Path(app.confdir, path)) for path in app.config.templates_path
+def set_template(name: str) -> str:
+    return f"{SETS_DIR}{name}.rst"
+
+
+def wording_sets(environment: jinja2.Environment) -> list[str]:
+    """The names of the wording sets the project can choose."""
+    return sorted(
+        name.removeprefix(SETS_DIR).removesuffix(".rst")
+        for name in environment.list_templates(extensions=["rst"])
+        if name.startswith(SETS_DIR) and "/" not in name.removeprefix(SETS_DIR)
     )
 
 
-def note_template(env: BuildEnvironment) -> jinja2.Template:
-    """The note template, the project's own if it has one."""
-    search_path = _project_templates.get(env, ())
-    return template_environment(search_path).get_template(NOTE_TEMPLATE)
+def check_wording_set(app: Sphinx, config: Config) -> None:
+    """Warn about a ``reprodocs_wording`` that names no set, at its line in
+    conf.py, and use the default set instead."""
+    known = wording_sets(template_environment(project_templates(app)))
+    if config.reprodocs_wording in known:
+        return
+    logger.warning(
+        __("reprodocs_wording: there is no wording set %r (the sets are %s); using %r"),
+        config.reprodocs_wording,
+        ", ".join(known),
+        DEFAULT_SET,
+        location=setting_location(app, "reprodocs_wording"),
+        type="reprodocs",
+        subtype="wording",
+    )
+    config.reprodocs_wording = DEFAULT_SET
+
+
+def setting_location(app: Sphinx, name: str) -> str | None:
+    """Where conf.py assigns *name*, as "path:line" (a location the logger
+    takes as it is: no document exists yet); None when it is set otherwise."""
+    conf_py = Path(app.confdir, "conf.py")
+    if name in app.config.overrides or not conf_py.is_file():
+        return None
+    for node in ast.walk(ast.parse(conf_py.read_bytes())):
+        targets = getattr(node, "targets", [getattr(node, "target", None)])
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            return f"{conf_py}:{node.lineno}"
+    return None
+
+
+class Wording(NamedTuple):
+    """The templates a build words its notes with."""
+
+    search_path: tuple[str, ...]  #: the project's template directories
+    template_name: str  #: the template in use: the project's note.rst, or the set's
+
+    @property
+    def environment(self) -> jinja2.Environment:
+        return template_environment(self.search_path)
+
+    def template(self) -> jinja2.Template:
+        return self.environment.get_template(self.template_name)
+
+
+#: The wording of each environment's build (see choose_wording).
+_wordings: weakref.WeakKeyDictionary[BuildEnvironment, Wording] = weakref.WeakKeyDictionary()
+
+
+def choose_wording(app: Sphinx) -> None:
+    """Once the builder (and with it the environment) is set up, choose the
+    template in use, where directives and the dependency check find it."""
+    search_path = project_templates(app)
+    environment = template_environment(search_path)
+    try:
+        environment.loader.get_source(environment, NOTE_TEMPLATE)
+        template = NOTE_TEMPLATE
+    except jinja2.TemplateNotFound:
+        template = set_template(app.config.reprodocs_wording)
+    _wordings[app.env] = Wording(search_path, template)
+
+
+def wording_of(env: BuildEnvironment) -> Wording:
+    """The wording chosen for *env*'s build; the set's own where no builder
+    chose one."""
+    default = Wording((), set_template(env.config.reprodocs_wording))
+    return _wordings.get(env, default)
+
+
+def wording_fingerprint(env: BuildEnvironment) -> str:
+    """A digest of everything the notes' wording is made of: the sources of the
+    template in use and of the templates it names, and the catalog files of the
+    language. Equal bytes give an equal digest, whatever the files' times."""
+    wording = wording_of(env)
+    parts = [
+        (name, source.encode())
+        for name, source in template_sources(wording.environment, wording.template_name)
+    ]
+    # The files Sphinx's locale.init loads for the catalog (the language, then its parents).
+    for path in gettext.find(CATALOG, str(LOCALE_DIR), [env.config.language], all=True):
+        parts.append((str(Path(path).relative_to(LOCALE_DIR)), Path(path).read_bytes()))
+    digest = hashlib.sha256()
+    for name, content in parts:
+        digest.update(b"%d:%s%d:" % (len(name), name.encode(), len(content)) + content)
+    return digest.hexdigest()
+
+
+def template_sources(environment: jinja2.Environment, name: str) -> list[tuple[str, str]]:
+    """The source of template *name* and of every template it includes,
+    imports or extends by a constant name, recursively; "" for a missing one."""
+    sources: dict[str, str] = {}
+    pending = [name]
+    while pending:
+        name = pending.pop()
+        if name in sources:
+            continue
+        try:
+            sources[name] = environment.loader.get_source(environment, name)[0]
+            tree = environment.parse(sources[name])
+        except jinja2.TemplateNotFound:
+            sources[name] = ""
+            continue
+        except jinja2.TemplateSyntaxError:
+            continue
+        pending += [ref for ref in jinja2.meta.find_referenced_templates(tree) if ref]
+    return sorted(sources.items())
