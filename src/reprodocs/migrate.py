@@ -23,16 +23,16 @@ rewritten safely is left as is and reported as a :class:`Notice`.
 from __future__ import annotations
 
 import ast
+import difflib
 import io
 import os
 import re
-import difflib
-import tempfile
-import tokenize
-from dataclasses import dataclass, field
 import stat
 import sys
+import tempfile
+import tokenize
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TextIO
 
@@ -57,7 +57,7 @@ SUFFIXES = (".rst", ".py")
 
 _INCLUDE = re.compile(r"\.\.\s+include::\s+(\S+)\s*$")
 _PLACEHOLDER_LINE = re.compile(r"\{(\w+)\}\s*$")
-_PLACEHOLDER = re.compile(r"\{+(%s)\}+" % "|".join(PLACEHOLDERS))
+_PLACEHOLDER = re.compile(r"\{+(" + "|".join(PLACEHOLDERS) + r")\}+")
 _NOTE_HEADER = re.compile(r"(?:Note:|\.\.\s+note::)\s*$")
 _EXPLICIT_MARKUP = re.compile(r"\.\.(?:\s|$)")
 _DIRECTIVE = re.compile(r"\.\.\s+(?:[\w-]+:)?([\w-]+)::")
@@ -206,9 +206,8 @@ class _Lines:
         i = 0
         literal_deeper_than: int | None = None
         while i < len(self.lines):
-            line, indent = self.lines[i], self.indents[i]
             if literal_deeper_than is not None:
-                if self.blank(i) or indent > literal_deeper_than:
+                if self.blank(i) or self.indents[i] > literal_deeper_than:
                     self.keep(i)
                     i += 1
                     continue
@@ -218,7 +217,7 @@ class _Lines:
                 i = handled
                 continue
             if self.opens_literal_block(i):
-                literal_deeper_than = indent
+                literal_deeper_than = self.indents[i]
             self.keep(i)
             i += 1
         return self.out
@@ -454,8 +453,8 @@ NOTHING_TO_MIGRATE, LEGACY_NOTES_REMAIN, FILE_ERROR = 0, 1, 2
 def run(
     paths: Iterable[str],
     write: bool = False,
-    stdout: TextIO = sys.stdout,
-    stderr: TextIO = sys.stderr,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
 ) -> int:
     """Migrate the files at *paths*: print a unified diff of each change, or
     with *write* make it; report what is left as is and every file that cannot
@@ -465,6 +464,7 @@ def run(
     written); 1 when some are left (the diff shows them, or they are reported
     as left as is); 2 when some file could not be read, parsed or written.
     """
+    stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
     status = NOTHING_TO_MIGRATE
     for path, problem in source_files(paths):
         try:

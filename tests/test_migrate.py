@@ -1,0 +1,335 @@
+"""``python -m reprodocs migrate`` on trees laid out as PyTorch lays them out
+(tests/migrate/pytorch-1.4 and tests/migrate/pytorch-2): the diff, the
+rewrite, what it leaves alone, and the built notes before and after."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+import sys
+import tokenize
+from pathlib import Path
+
+import pytest
+
+from conftest import notes_in, parse_html, text_of
+from reprodocs import migrate
+from reprodocs.__main__ import main
+
+TREES = Path(__file__).parent / "migrate"
+
+
+@pytest.fixture
+def tree(tmp_path):
+    """A copy of a PyTorch-shaped tree ("pytorch-1.4" or "pytorch-2")."""
+
+    def copy(name: str, to: str = "pytorch") -> Path:
+        return Path(shutil.copytree(TREES / name, tmp_path / to))
+
+    return copy
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    status = main(["migrate", *args])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+# Diff, write, idempotence
+
+
+def test_diff_mode_prints_a_unified_diff_and_changes_nothing(tree, capsys, monkeypatch):
+    root = tree("pytorch-2")
+    monkeypatch.chdir(root)
+    before = snapshot(root)
+
+    status, out, err = run(capsys, ".")
+
+    assert status == migrate.LEGACY_NOTES_REMAIN
+    assert err == ""
+    assert snapshot(root) == before
+    headers = [line for line in out.splitlines() if line.startswith(("--- ", "+++ "))]
+    assert headers == [
+        "--- torch/_torch_docs.py",
+        "+++ torch/_torch_docs.py",
+        "--- torch/nn/functional.py",
+        "+++ torch/nn/functional.py",
+    ]
+    removed = [line[1:] for line in out.splitlines() if line.startswith("-") and line[1:2] != "-"]
+    added = [line[1:] for line in out.splitlines() if line.startswith("+") and line[1:2] != "+"]
+    assert removed == [
+        "Note:",
+        "    {backward_reproducibility_note}",
+        "Note:",
+        "    {cudnn_reproducibility_note}",
+        "    Note:",
+        "        {backward_reproducibility_note}",
+        "    Note:",
+        "        {cudnn_reproducibility_note}",
+        "    Note:",
+        "        {backward_reproducibility_note}",
+        "    .. note::",
+        "        {backward_reproducibility_note}",
+        "    Note:",
+        "        {cudnn_reproducibility_note}",
+    ]
+    assert added == [
+        ".. cuda-deterministic-backward::",
+        ".. cudnn-deterministic::",
+        "    .. cuda-deterministic-backward::",
+        "    .. cudnn-deterministic::",
+        "    .. cuda-deterministic-backward::",
+        "    .. cuda-deterministic-backward::",
+        "",
+        "    .. cudnn-deterministic::",
+    ]
+
+
+def test_the_diff_is_what_write_mode_writes(tree, capsys, monkeypatch):
+    root = tree("pytorch-1.4")
+    monkeypatch.chdir(root)
+    before = snapshot(root)
+    _, diff, _ = run(capsys, "torch", "docs")
+
+    status, out, err = run(capsys, "--write", "torch", "docs")
+
+    assert (status, err) == (migrate.NOTHING_TO_MIGRATE, "")
+    after = snapshot(root)
+    changed = sorted(name for name in before if before[name] != after[name])
+    assert changed == [
+        "docs/source/tensors.rst",
+        "torch/_torch_docs.py",
+        "torch/nn/functional.py",
+    ]
+    assert sorted(out.splitlines()) == [f"rewrote {name}" for name in changed]
+    expected = "".join(
+        migrate.unified_diff(Path(name), before[name].decode(), after[name].decode())
+        for name in ["torch/_torch_docs.py", "torch/nn/functional.py", "docs/source/tensors.rst"]
+    )
+    assert sorted(diff.split("--- ")) == sorted(expected.split("--- "))
+
+
+def test_write_mode_rewrites_the_2_x_placeholders(tree, capsys):
+    root = tree("pytorch-2")
+    status, _, _ = run(capsys, "--write", str(root))
+    assert status == migrate.NOTHING_TO_MIGRATE
+    functional = (root / "torch/nn/functional.py").read_text()
+
+    # A note block whose body is the placeholder becomes the directive, at
+    # the block's indentation, in both note forms.
+    assert '''
+    See :class:`~torch.nn.CTCLoss` for details.
+
+    .. cudnn-deterministic::
+
+    .. cuda-deterministic-backward::
+
+    Args:
+''' in functional
+    assert '''
+    r"""Compute grid sample.
+
+    .. cuda-deterministic-backward::
+
+    .. note::
+        NaN values in :attr:`grid` would be interpreted as ``-1``.
+''' in functional
+    # A note block right after another one is set apart from it.
+    assert '''
+    Note:
+        {depthwise_separable_note}
+
+    .. cudnn-deterministic::
+
+    Note:
+        ``padding='valid'`` is the same as no padding.
+''' in functional
+    # The calls that format the docstrings are unchanged.
+    assert functional.count(".format(**reproducibility_notes)") == 3
+    assert "{groups_note}" in functional
+    assert "{tf32_note}" in functional
+
+
+def test_code_outside_string_literals_is_never_changed(tree, capsys):
+    root = tree("pytorch-2")
+    sources = {p: p.read_text() for p in root.rglob("*.py")}
+    run(capsys, "--write", str(root))
+
+    for path, old in sources.items():
+        new = path.read_text()
+        assert code_tokens(new) == code_tokens(old), path
+    # A one-line string holding the 1.4 form is code, not documentation.
+    root = tree("pytorch-1.4", to="old")
+    run(capsys, "--write", str(root))
+    functional = (root / "torch/nn/functional.py").read_text()
+    assert 'NOTE_FILE = ".. include:: cuda_deterministic_backward.rst"' in functional
+    assert "# The notes are pulled in with ``.. include:: cuda_deterministic_backward.rst``" in (
+        functional
+    )
+
+
+def code_tokens(source: str) -> list[tuple[int, str]]:
+    return [
+        (token.type, token.string)
+        for token in tokenize.generate_tokens(io.StringIO(source).readline)
+        if token.type != tokenize.STRING
+    ]
+
+
+def test_migration_is_idempotent(tree, capsys):
+    for name in ("pytorch-1.4", "pytorch-2"):
+        root = tree(name, to=name)
+        assert run(capsys, "--write", str(root))[0] == migrate.NOTHING_TO_MIGRATE
+        migrated = snapshot(root)
+
+        assert run(capsys, str(root)) == (migrate.NOTHING_TO_MIGRATE, "", "")
+        assert run(capsys, "--write", str(root)) == (migrate.NOTHING_TO_MIGRATE, "", "")
+        assert snapshot(root) == migrated
+
+
+def test_unrelated_includes_literal_blocks_and_comments_are_untouched(tree, capsys):
+    root = tree("pytorch-1.4")
+    run(capsys, "--write", str(root))
+    tensors = (root / "docs/source/tensors.rst").read_text()
+
+    assert ".. include:: _includes/tensor_intro.rst" in tensors
+    assert tensors.count(".. include:: cuda_deterministic.rst") == 2  # literal block, comment
+    assert tensors.count(".. cuda-deterministic::") == 1
+    for name in migrate.INCLUDED_NOTES:
+        note_file = root / "docs/source" / name
+        assert note_file.read_bytes() == (TREES / "pytorch-1.4/docs/source" / name).read_bytes()
+
+
+# Bad input: reported with path and line, the rest migrated, nothing half-written
+
+
+def test_unparsable_files_are_reported_and_the_others_migrated(tree, capsys, monkeypatch):
+    root = tree("pytorch-1.4")
+    monkeypatch.chdir(root)
+    broken_python = Path("torch/broken.py")
+    broken_python.write_text('"""\n.. include:: cuda_deterministic.rst\n"""\nx = (\n')
+    broken_rst = Path("docs/source/broken.rst")
+    broken_rst.write_bytes(b"Title\n=====\n\n\xff\n\n.. include:: cuda_deterministic.rst\n")
+    before = snapshot(Path("."))
+
+    status, _, err = run(capsys, "--write", "torch", "docs")
+
+    assert status == migrate.FILE_ERROR
+    python_error, rst_error = err.splitlines()  # in the order of the arguments
+    assert python_error == "torch/broken.py:4: cannot migrate it: '(' was never closed"
+    assert rst_error.startswith("docs/source/broken.rst:4: cannot migrate it: ")
+    assert "can't decode byte 0xff" in rst_error
+    after = snapshot(Path("."))
+    assert after[str(broken_python)] == before[str(broken_python)]
+    assert after[str(broken_rst)] == before[str(broken_rst)]
+    assert b".. cuda-deterministic::" in after["torch/_torch_docs.py"]
+
+
+def test_paths_that_are_not_sources_are_reported(tree, capsys, monkeypatch):
+    monkeypatch.chdir(tree("pytorch-1.4"))
+    Path("notes.txt").write_text(".. include:: cuda_deterministic.rst\n")
+
+    status, out, err = run(capsys, "missing.rst", "notes.txt", "docs/source/tensors.rst")
+
+    assert status == migrate.FILE_ERROR
+    assert err.splitlines() == [
+        "missing.rst: cannot migrate it: no such file or directory",
+        "notes.txt: cannot migrate it: not a .rst or .py file",
+    ]
+    assert "+++ docs/source/tensors.rst" in out
+
+
+def test_a_failed_write_leaves_the_file_whole(tree, capsys, monkeypatch):
+    root = tree("pytorch-2")
+    before = snapshot(root)
+
+    def fail(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(migrate.os, "replace", fail)
+    status, _, err = run(capsys, "--write", str(root))
+
+    assert status == migrate.FILE_ERROR
+    assert err.count("No space left on device") == 2
+    assert snapshot(root) == before  # no file changed, no temporary file left
+
+
+def test_what_cannot_be_rewritten_safely_is_reported_and_left(tmp_path, capsys):
+    source = tmp_path / "notes.py"
+    source.write_text(
+        'def f():\n'
+        '    """Summary.\n'
+        "\n"
+        "    Note:\n"
+        "        Text, then {backward_reproducibility_note}\n"
+        "\n"
+        "    {cudnn_reproducibility_note}\n"
+        "    and more text in the same paragraph.\n"
+        "\n"
+        "    .. include:: cuda_deterministic.rst\n"
+        "       :start-line: 2\n"
+        "\n"
+        "    A paragraph, then\n"
+        "    .. include:: cuda_deterministic.rst\n"
+        "\n"
+        "    {{backward_reproducibility_note}} is a literal brace.\n"
+        '    """\n'
+        "\n"
+        "\n"
+        'ESCAPED = "Note:\\n    {forward_reproducibility_note}\\n"\n'
+        'ESCAPED_DOC = """Summary.\\n\\n.. include:: cuda_deterministic.rst\\n"""\n'
+    )
+    before = source.read_bytes()
+
+    status, out, err = run(capsys, "--write", str(source))
+
+    assert (status, out) == (migrate.LEGACY_NOTES_REMAIN, "")
+    assert source.read_bytes() == before
+    assert err.splitlines() == [
+        f"{source}:5: left as is: {{backward_reproducibility_note}} is not a paragraph of its own",
+        f"{source}:7: left as is: {{cudnn_reproducibility_note}} is not a paragraph of its own",
+        f"{source}:10: left as is: this include has options or content",
+        f"{source}:14: left as is: this include is part of a paragraph",
+        f"{source}:21: left as is: this string's escape sequences change its lines",
+    ]
+
+
+# Encodings and line endings are kept
+
+
+def test_line_endings_and_encoding_are_kept(tmp_path, capsys):
+    crlf = tmp_path / "api.rst"
+    crlf.write_bytes(b"API\r\n===\r\n\r\n.. include:: cuda_deterministic.rst\r\nText\r\n")
+    latin1 = tmp_path / "legacy.py"
+    latin1.write_bytes(
+        b"# -*- coding: latin-1 -*-\n"
+        b'def f():\n    """R\xe9sum\xe9.\n\n    Note:\n        {forward_reproducibility_note}\n    """\n'
+    )
+
+    run(capsys, "--write", str(tmp_path))
+
+    assert crlf.read_bytes() == (
+        b"API\r\n===\r\n\r\n.. cuda-deterministic::\r\n\r\nText\r\n"
+    )
+    assert latin1.read_bytes() == (
+        b"# -*- coding: latin-1 -*-\n"
+        b'def f():\n    """R\xe9sum\xe9.\n\n    .. cuda-deterministic::\n    """\n'
+    )
+
+
+def test_python_m_reprodocs_migrate(tree):
+    root = tree("pytorch-1.4")
+    result = subprocess.run(
+        [sys.executable, "-m", "reprodocs", "migrate", str(root)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == migrate.LEGACY_NOTES_REMAIN
+    assert "+.. cuda-deterministic::" in result.stdout
+    assert result.stderr == ""
