@@ -31,7 +31,9 @@ def tree(tmp_path):
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()
+    }
 
 
 def run(capsys, *args: str) -> tuple[int, str, str]:
@@ -122,7 +124,8 @@ def test_write_mode_rewrites_the_2_x_placeholders(tree, capsys):
 
     # A note block whose body is the placeholder becomes the directive, at
     # the block's indentation, in both note forms.
-    assert '''
+    assert (
+        """
     See :class:`~torch.nn.CTCLoss` for details.
 
     .. cudnn-deterministic::
@@ -130,17 +133,23 @@ def test_write_mode_rewrites_the_2_x_placeholders(tree, capsys):
     .. cuda-deterministic-backward::
 
     Args:
-''' in functional
-    assert '''
+"""
+        in functional
+    )
+    assert (
+        '''
     r"""Compute grid sample.
 
     .. cuda-deterministic-backward::
 
     .. note::
         NaN values in :attr:`grid` would be interpreted as ``-1``.
-''' in functional
+'''
+        in functional
+    )
     # A note block right after another one is set apart from it.
-    assert '''
+    assert (
+        """
     Note:
         {depthwise_separable_note}
 
@@ -148,7 +157,9 @@ def test_write_mode_rewrites_the_2_x_placeholders(tree, capsys):
 
     Note:
         ``padding='valid'`` is the same as no padding.
-''' in functional
+"""
+        in functional
+    )
     # The calls that format the docstrings are unchanged.
     assert functional.count(".format(**reproducibility_notes)") == 3
     assert "{groups_note}" in functional
@@ -262,7 +273,7 @@ def test_a_failed_write_leaves_the_file_whole(tree, capsys, monkeypatch):
 def test_what_cannot_be_rewritten_safely_is_reported_and_left(tmp_path, capsys):
     source = tmp_path / "notes.py"
     source.write_text(
-        'def f():\n'
+        "def f():\n"
         '    """Summary.\n'
         "\n"
         "    Note:\n"
@@ -313,9 +324,7 @@ def test_line_endings_and_encoding_are_kept(tmp_path, capsys):
 
     run(capsys, "--write", str(tmp_path))
 
-    assert crlf.read_bytes() == (
-        b"API\r\n===\r\n\r\n.. cuda-deterministic::\r\n\r\nText\r\n"
-    )
+    assert crlf.read_bytes() == (b"API\r\n===\r\n\r\n.. cuda-deterministic::\r\n\r\nText\r\n")
     assert latin1.read_bytes() == (
         b"# -*- coding: latin-1 -*-\n"
         b'def f():\n    """R\xe9sum\xe9.\n\n    .. cuda-deterministic::\n    """\n'
@@ -333,3 +342,132 @@ def test_python_m_reprodocs_migrate(tree):
     assert result.returncode == migrate.LEGACY_NOTES_REMAIN
     assert "+.. cuda-deterministic::" in result.stdout
     assert result.stderr == ""
+
+
+# The migrated docs, built: the same notes as before
+
+
+BACKWARD_1_4 = (
+    "When using the CUDA backend, this operation may induce nondeterministic behaviour in "
+    "its backward pass that is not easily switched off. Please see the notes on "
+    "Reproducibility for background."
+)
+FORWARD_1_4 = (
+    "When using the CUDA backend, this operation may induce nondeterministic behaviour "
+    "that is not easily switched off. Please see the notes on Reproducibility for background."
+)
+CUDNN_1_4 = (
+    "In some circumstances when using the CUDA backend with CuDNN, this operator may select "
+    "a nondeterministic algorithm to increase performance. If this is undesirable, you can "
+    "try to make the operation deterministic (potentially at a performance cost) by setting "
+    "torch.backends.cudnn.deterministic = True."
+)
+#: The sentence (and link) reprodocs' cuDNN note has and PyTorch 1.4's file had not.
+SEE_ALSO_1_4 = " Please see the notes on Reproducibility for background."
+BACKWARD_2 = (
+    "This operation may produce nondeterministic gradients when given tensors on a CUDA "
+    "device. See Reproducibility for more information."
+)
+CUDNN_2 = (
+    "In some circumstances when given tensors on a CUDA device and using CuDNN, this "
+    "operator may select a nondeterministic algorithm to increase performance. If this is "
+    "undesirable, you can try to make the operation deterministic (potentially at a "
+    "performance cost) by setting torch.backends.cudnn.deterministic = True. See "
+    "Reproducibility for more information."
+)
+
+
+def forget_torch() -> dict:
+    """Unload the torch package (the demo's, or a tree's) and return it."""
+    names = [name for name in sys.modules if name == "torch" or name.startswith("torch.")]
+    return {name: sys.modules.pop(name) for name in names}
+
+
+@pytest.fixture
+def build_docs(make_app):
+    """Build a tree's docs/source (autodoc imports the tree's own torch
+    package, never one imported before); return the notes of the HTML pages
+    by object: {object id: [(text, link targets), ...]}."""
+    imported_before = forget_torch()
+
+    def build(root: Path, **confoverrides) -> dict[str, list[tuple[str, list[str]]]]:
+        forget_torch()
+        app = make_app(
+            "html", srcdir=root / "docs/source", freshenv=True, confoverrides=confoverrides
+        )
+        app.build()
+        app.cleanup()  # before the next build in the same test
+        assert app.warning.getvalue() == ""
+        notes: dict[str, list[tuple[str, list[str]]]] = {}
+        for page in sorted(app.outdir.glob("*.html")):
+            for note in notes_in(parse_html(page)):
+                term = note.find_parent("dd").find_previous_sibling("dt")
+                paragraphs = note.find_all("p")[1:]  # after the title, "Note"
+                text = " ".join(text_of(p) for p in paragraphs)
+                notes.setdefault(term["id"], []).append(
+                    (text, [a["href"] for a in note.find_all("a")])
+                )
+        return notes
+
+    yield build
+    forget_torch()
+    sys.modules.update(imported_before)
+
+
+REPRODUCIBILITY_LINK = ["notes/randomness.html"]
+
+
+def test_migrated_1_4_notes_render_the_included_files(tree, capsys, build_docs):
+    original = tree("pytorch-1.4", to="original")
+    migrated = tree("pytorch-1.4", to="migrated")
+    run(capsys, "--write", str(migrated))
+
+    before = build_docs(original)
+    after = build_docs(migrated)
+
+    backward = (BACKWARD_1_4, REPRODUCIBILITY_LINK)
+    forward = (FORWARD_1_4, REPRODUCIBILITY_LINK)
+    assert before == {
+        "torch.bincount": [forward],
+        "torch.Tensor.index_add_": [forward],
+        "torch.nn.functional.embedding_bag": [backward],
+        "torch.nn.functional.ctc_loss": [(CUDNN_1_4, []), backward],
+        "torch.nn.functional.pad": [backward],
+    }
+    # The same notes, but for the cuDNN one's added link to Reproducibility.
+    cudnn = (CUDNN_1_4 + SEE_ALSO_1_4, REPRODUCIBILITY_LINK)
+    assert after == {**before, "torch.nn.functional.ctc_loss": [cudnn, backward]}
+
+
+def test_migrated_2_x_notes_render_the_2_x_sentences(tree, capsys, build_docs):
+    original = tree("pytorch-2", to="original")
+    migrated = tree("pytorch-2", to="migrated")
+    run(capsys, "--write", str(migrated))
+
+    before = build_docs(original)
+    after = build_docs(migrated, reprodocs_wording="pytorch-2")
+
+    backward = (BACKWARD_2, REPRODUCIBILITY_LINK)
+    cudnn = (CUDNN_2, REPRODUCIBILITY_LINK)
+    assert before == {
+        "torch.bincount": [backward],
+        "torch.nn.functional.conv1d": [
+            cudnn,
+            (
+                "This operator supports complex data types i.e. complex32, complex64, complex128.",
+                [],
+            ),
+        ],
+        "torch.nn.functional.embedding_bag": [backward],
+        "torch.nn.functional.ctc_loss": [cudnn, backward],
+        "torch.nn.functional.grid_sample": [
+            backward,
+            ("NaN values in grid would be interpreted as -1.", []),
+        ],
+        "torch.nn.functional.Conv2d": [
+            ("When groups == in_channels, this is a depthwise convolution.", []),
+            cudnn,
+            ("padding='valid' is the same as no padding.", []),
+        ],
+    }
+    assert after == before

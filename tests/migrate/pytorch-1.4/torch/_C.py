@@ -1,3 +1,4 @@
+# ruff: noqa: N999  (the name of PyTorch's extension module)
 """A stand-in for the torch._C extension module."""
 
 

@@ -11,4 +11,4 @@ class Tensor:
         pass
 
 
-from torch import _torch_docs  # noqa: E402, F401  (as torch/__init__.py does)
+from torch import _torch_docs  # noqa: F401  (as torch/__init__.py does)

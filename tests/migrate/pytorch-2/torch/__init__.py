@@ -10,4 +10,4 @@ def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     pass
 
 
-from torch import _torch_docs  # noqa: E402, F401  (as torch/__init__.py does)
+from torch import _torch_docs  # noqa: F401  (as torch/__init__.py does)

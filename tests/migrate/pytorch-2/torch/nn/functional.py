@@ -85,7 +85,7 @@ def grid_sample(input, grid, mode="bilinear"):
         NaN values in :attr:`grid` would be interpreted as ``-1``.
 
     Args:
-        input (Tensor): input of shape :math:`(N, C, H_\text{in}, W_\text{in})` (4-D case)
+        input (Tensor): input of shape :math:`(N, C, H_\text{{in}}, W_\text{{in}})` (4-D case)
     """
 
 
