@@ -73,7 +73,8 @@ def wheel(tmp_path_factory) -> Path:
 
 def test_wheel_carries_templates_and_catalogs(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert "reprodocs/templates/reprodocs/note.rst" in names
+    assert "reprodocs/templates/reprodocs/wording/pytorch-1.4.rst" in names
+    assert "reprodocs/templates/reprodocs/wording/pytorch-2.rst" in names
     assert "reprodocs/locale/zh_CN/LC_MESSAGES/reprodocs.mo" in names
 
 

@@ -25,7 +25,13 @@ from reprodocs.index import (
     publish,
     render_tables,
 )
-from reprodocs.wording import CATALOG, LOCALE_DIR, remember_templates_path
+from reprodocs.wording import (
+    CATALOG,
+    DEFAULT_SET,
+    LOCALE_DIR,
+    check_wording_set,
+    remember_templates_path,
+)
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -47,7 +53,11 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value(
         "reprodocs_known_ops", None, "", types=frozenset({list, tuple, str, type(None)})
     )
+
+    # The wording: a set of templates, the project's templates, the catalog.
+    app.add_config_value("reprodocs_wording", DEFAULT_SET, "", types=frozenset({str}))
     app.add_message_catalog(CATALOG, LOCALE_DIR)
+    app.connect("config-inited", check_wording_set)
     app.connect("builder-inited", remember_templates_path)
 
     # The notes

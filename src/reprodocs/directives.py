@@ -138,8 +138,10 @@ class NondeterministicDirective(SphinxDirective):
         """The rendered wording, parsed as reStructuredText whatever the page's
         parser (in a MyST page ``self.state`` parses Markdown)."""
         source, line = self.get_source_info()
+        template = None
         try:
-            text = note_template(self.env).render(
+            template = note_template(self.env)
+            text = template.render(
                 backend=rst_escape(note.backend),
                 affected_pass=note.affected_pass,
                 operation=rst_escape(note.operation),
@@ -150,7 +152,8 @@ class NondeterministicDirective(SphinxDirective):
             logger.warning(
                 __("%s: cannot render %s: %s"),
                 self.name,
-                NOTE_TEMPLATE,
+                # The template that failed: one it includes, or the note's own.
+                getattr(error, "name", None) or getattr(template, "name", NOTE_TEMPLATE),
                 error,
                 location=(source, line),
                 type="reprodocs",

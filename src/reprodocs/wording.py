@@ -1,8 +1,15 @@
 """The notes' wording: Jinja templates rendered to reStructuredText, translated
-through the ``reprodocs`` gettext catalog."""
+through the ``reprodocs`` gettext catalog.
+
+The templates of a wording set (``reprodocs_wording``) are
+``reprodocs/wording/NAME.rst``; a project's ``templates_path`` is searched
+first, so it can replace a set, add one, or replace every set's wording with
+its own ``reprodocs/note.rst``.
+"""
 
 from __future__ import annotations
 
+import ast
 import functools
 import re
 import weakref
@@ -11,14 +18,21 @@ from typing import TYPE_CHECKING
 
 import jinja2
 from sphinx.locale import get_translation, get_translator
+from sphinx.util import logging
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
+    from sphinx.config import Config
     from sphinx.environment import BuildEnvironment
+
+logger = logging.getLogger(__name__)
 
 CATALOG = "reprodocs"
 LOCALE_DIR = Path(__file__).parent / "locale"
+#: A project's own wording, used whatever the set.
 NOTE_TEMPLATE = "reprodocs/note.rst"
+SETS_DIR = "reprodocs/wording/"
+DEFAULT_SET = "pytorch-1.4"
 
 #: Messages shown in documents, and messages shown on the console.
 _ = get_translation(CATALOG)
@@ -69,6 +83,56 @@ def template_environment(search_path: tuple[str, ...]) -> jinja2.Environment:
     return environment
 
 
+def project_templates(app: Sphinx) -> tuple[str, ...]:
+    """The project's ``templates_path``, resolved against the configuration
+    directory (which directives cannot see)."""
+    return tuple(str(Path(app.confdir, path)) for path in app.config.templates_path)
+
+
+def set_template(name: str) -> str:
+    return f"{SETS_DIR}{name}.rst"
+
+
+def wording_sets(environment: jinja2.Environment) -> list[str]:
+    """The names of the wording sets the project can choose."""
+    return sorted(
+        name.removeprefix(SETS_DIR).removesuffix(".rst")
+        for name in environment.list_templates(extensions=["rst"])
+        if name.startswith(SETS_DIR) and "/" not in name.removeprefix(SETS_DIR)
+    )
+
+
+def check_wording_set(app: Sphinx, config: Config) -> None:
+    """Warn about a ``reprodocs_wording`` that names no set, at its line in
+    conf.py, and use the default set instead."""
+    known = wording_sets(template_environment(project_templates(app)))
+    if config.reprodocs_wording in known:
+        return
+    logger.warning(
+        __("reprodocs_wording: there is no wording set %r (the sets are %s); using %r"),
+        config.reprodocs_wording,
+        ", ".join(known),
+        DEFAULT_SET,
+        location=setting_location(app, "reprodocs_wording"),
+        type="reprodocs",
+        subtype="wording",
+    )
+    config.reprodocs_wording = DEFAULT_SET
+
+
+def setting_location(app: Sphinx, name: str) -> str | None:
+    """Where conf.py assigns *name*, as "path:line" (a location the logger
+    takes as it is: no document exists yet); None when it is set otherwise."""
+    conf_py = Path(app.confdir, "conf.py")
+    if name in app.config.overrides or not conf_py.is_file():
+        return None
+    for node in ast.walk(ast.parse(conf_py.read_bytes())):
+        targets = getattr(node, "targets", [getattr(node, "target", None)])
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            return f"{conf_py}:{node.lineno}"
+    return None
+
+
 #: The project's template directories, by environment (see remember_templates_path).
 _project_templates: weakref.WeakKeyDictionary[BuildEnvironment, tuple[str, ...]] = (
     weakref.WeakKeyDictionary()
@@ -76,14 +140,13 @@ _project_templates: weakref.WeakKeyDictionary[BuildEnvironment, tuple[str, ...]]
 
 
 def remember_templates_path(app: Sphinx) -> None:
-    """Resolve the project's ``templates_path`` (relative to the configuration
-    directory, which directives cannot see) once the builder is set up."""
-    _project_templates[app.env] = tuple(
-        str(Path(app.confdir, path)) for path in app.config.templates_path
-    )
+    """Keep the project's template directories where directives find them,
+    once the builder (and with it the environment) is set up."""
+    _project_templates[app.env] = project_templates(app)
 
 
 def note_template(env: BuildEnvironment) -> jinja2.Template:
-    """The note template, the project's own if it has one."""
-    search_path = _project_templates.get(env, ())
-    return template_environment(search_path).get_template(NOTE_TEMPLATE)
+    """The note template: the project's own ``reprodocs/note.rst`` if it has
+    one, else the chosen set's."""
+    environment = template_environment(_project_templates.get(env, ()))
+    return environment.select_template([NOTE_TEMPLATE, set_template(env.config.reprodocs_wording)])
