@@ -465,7 +465,7 @@ def test_migrated_2_x_notes_render_the_2_x_sentences(tree, capsys, build_docs):
             ("NaN values in grid would be interpreted as -1.", []),
         ],
         "torch.nn.functional.Conv2d": [
-            ("When groups == in_channels, this is a depthwise convolution.", []),
+            ("A depthwise convolution when groups == in_channels.", []),
             cudnn,
             ("padding='valid' is the same as no padding.", []),
         ],

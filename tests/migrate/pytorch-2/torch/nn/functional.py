@@ -109,5 +109,5 @@ class Conv2d:
     """.format(
         **reproducibility_notes,
         groups_note="At groups=1, all inputs are convolved to all outputs.",
-        depthwise_separable_note="When `groups == in_channels`, this is a depthwise convolution.",
+        depthwise_separable_note="A depthwise convolution when `groups == in_channels`.",
     )
