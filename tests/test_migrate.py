@@ -57,6 +57,8 @@ def test_diff_mode_prints_a_unified_diff_and_changes_nothing(tree, capsys, monke
     assert snapshot(root) == before
     headers = [line for line in out.splitlines() if line.startswith(("--- ", "+++ "))]
     assert headers == [
+        "--- torch/_tensor_docs.py",
+        "+++ torch/_tensor_docs.py",
         "--- torch/_torch_docs.py",
         "+++ torch/_torch_docs.py",
         "--- torch/nn/functional.py",
@@ -65,6 +67,8 @@ def test_diff_mode_prints_a_unified_diff_and_changes_nothing(tree, capsys, monke
     removed = [line[1:] for line in out.splitlines() if line.startswith("-") and line[1:2] != "-"]
     added = [line[1:] for line in out.splitlines() if line.startswith("+") and line[1:2] != "+"]
     assert removed == [
+        "Note:",
+        "    {forward_reproducibility_note}",
         "Note:",
         "    {backward_reproducibility_note}",
         "Note:",
@@ -81,6 +85,7 @@ def test_diff_mode_prints_a_unified_diff_and_changes_nothing(tree, capsys, monke
         "        {cudnn_reproducibility_note}",
     ]
     assert added == [
+        ".. cuda-deterministic::",
         ".. cuda-deterministic-backward::",
         ".. cudnn-deterministic::",
         "    .. cuda-deterministic-backward::",
@@ -266,7 +271,7 @@ def test_a_failed_write_leaves_the_file_whole(tree, capsys, monkeypatch):
     status, _, err = run(capsys, "--write", str(root))
 
     assert status == migrate.FILE_ERROR
-    assert err.count("No space left on device") == 2
+    assert err.count("No space left on device") == 3
     assert snapshot(root) == before  # no file changed, no temporary file left
 
 
@@ -368,6 +373,10 @@ BACKWARD_2 = (
     "This operation may produce nondeterministic gradients when given tensors on a CUDA "
     "device. See Reproducibility for more information."
 )
+FORWARD_2 = (
+    "This operation may behave nondeterministically when given tensors on a CUDA device. "
+    "See Reproducibility for more information."
+)
 CUDNN_2 = (
     "In some circumstances when given tensors on a CUDA device and using CuDNN, this "
     "operator may select a nondeterministic algorithm to increase performance. If this is "
@@ -451,6 +460,7 @@ def test_migrated_2_x_notes_render_the_2_x_sentences(tree, capsys, build_docs):
     cudnn = (CUDNN_2, REPRODUCIBILITY_LINK)
     assert before == {
         "torch.bincount": [backward],
+        "torch.Tensor.index_add_": [(FORWARD_2, REPRODUCIBILITY_LINK)],
         "torch.nn.functional.conv1d": [
             cudnn,
             (

@@ -5,3 +5,8 @@
 def _add_docstr(obj, docstr):
     obj.__doc__ = docstr
     return obj
+
+
+class TensorBase:
+    def index_add_(self, dim, index, source, *, alpha=1):
+        pass

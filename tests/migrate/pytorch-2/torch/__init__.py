@@ -10,4 +10,11 @@ def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     pass
 
 
-from torch import _torch_docs  # noqa: F401  (as torch/__init__.py does)
+from torch._C import TensorBase
+
+
+class Tensor(TensorBase):
+    pass
+
+
+from torch import _tensor_docs, _torch_docs  # noqa: F401  (as torch/__init__.py does)
