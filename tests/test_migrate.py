@@ -395,11 +395,12 @@ def forget_torch() -> dict:
 @pytest.fixture
 def build_docs(make_app):
     """Build a tree's docs/source (autodoc imports the tree's own torch
-    package, never one imported before); return the notes of the HTML pages
-    by object: {object id: [(text, link targets), ...]}."""
+    package, never one imported before); return what the HTML pages say of
+    each object: its notes, {object id: [(text, link targets), ...]}, and the
+    rest of its description, {object id: text}."""
     imported_before = forget_torch()
 
-    def build(root: Path, **confoverrides) -> dict[str, list[tuple[str, list[str]]]]:
+    def build(root: Path, **confoverrides) -> tuple[dict, dict]:
         forget_torch()
         app = make_app(
             "html", srcdir=root / "docs/source", freshenv=True, confoverrides=confoverrides
@@ -408,15 +409,20 @@ def build_docs(make_app):
         app.cleanup()  # before the next build in the same test
         assert app.warning.getvalue() == ""
         notes: dict[str, list[tuple[str, list[str]]]] = {}
+        prose: dict[str, str] = {}
         for page in sorted(app.outdir.glob("*.html")):
-            for note in notes_in(parse_html(page)):
+            soup = parse_html(page)
+            for note in notes_in(soup):
                 term = note.find_parent("dd").find_previous_sibling("dt")
                 paragraphs = note.find_all("p")[1:]  # after the title, "Note"
                 text = " ".join(text_of(p) for p in paragraphs)
                 notes.setdefault(term["id"], []).append(
                     (text, [a["href"] for a in note.find_all("a")])
                 )
-        return notes
+                note.decompose()
+            for term in soup.select("dl > dt[id]"):
+                prose[term["id"]] = text_of(term.find_next_sibling("dd"))
+        return notes, prose
 
     yield build
     forget_torch()
@@ -431,8 +437,10 @@ def test_migrated_1_4_notes_render_the_included_files(tree, capsys, build_docs):
     migrated = tree("pytorch-1.4", to="migrated")
     run(capsys, "--write", str(migrated))
 
-    before = build_docs(original)
-    after = build_docs(migrated)
+    before, prose_before = build_docs(original)
+    after, prose_after = build_docs(migrated)
+
+    assert prose_after == prose_before
 
     backward = (BACKWARD_1_4, REPRODUCIBILITY_LINK)
     forward = (FORWARD_1_4, REPRODUCIBILITY_LINK)
@@ -453,8 +461,11 @@ def test_migrated_2_x_notes_render_the_2_x_sentences(tree, capsys, build_docs):
     migrated = tree("pytorch-2", to="migrated")
     run(capsys, "--write", str(migrated))
 
-    before = build_docs(original)
-    after = build_docs(migrated, reprodocs_wording="pytorch-2")
+    before, prose_before = build_docs(original)
+    after, prose_after = build_docs(migrated, reprodocs_wording="pytorch-2")
+
+    assert prose_after == prose_before
+    assert "This operator supports TensorFloat32." in prose_after["torch.nn.functional.conv1d"]
 
     backward = (BACKWARD_2, REPRODUCIBILITY_LINK)
     cudnn = (CUDNN_2, REPRODUCIBILITY_LINK)
@@ -481,3 +492,20 @@ def test_migrated_2_x_notes_render_the_2_x_sentences(tree, capsys, build_docs):
         ],
     }
     assert after == before
+
+
+def test_a_docstring_first_line_is_at_the_docstring_margin(tmp_path, capsys):
+    # The first line follows the quotes; read as unindented, its "::" would make
+    # the whole docstring a literal block.
+    source = tmp_path / "example.py"
+    source.write_text(
+        "def f():\n"
+        '    """Example::\n'
+        "\n"
+        "        >>> f()\n"
+        "\n"
+        "    .. include:: cuda_deterministic.rst\n"
+        '    """\n'
+    )
+    run(capsys, "--write", str(source))
+    assert source.read_text().splitlines()[5] == "    .. cuda-deterministic::"
