@@ -5,13 +5,17 @@ rewrite, what it leaves alone, and the built notes before and after."""
 from __future__ import annotations
 
 import io
+import locale
 import shutil
 import subprocess
 import sys
 import tokenize
+from collections import defaultdict
+from gettext import NullTranslations
 from pathlib import Path
 
 import pytest
+import sphinx.locale
 
 from conftest import notes_in, parse_html, text_of
 from reprodocs import migrate
@@ -333,6 +337,19 @@ def test_line_endings_and_encoding_are_kept(tmp_path, capsys):
     assert latin1.read_bytes() == (
         b"# -*- coding: latin-1 -*-\n"
         b'def f():\n    """R\xe9sum\xe9.\n\n    .. cuda-deterministic::\n    """\n'
+    )
+
+
+def test_messages_are_in_the_console_language(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(sphinx.locale, "translators", defaultdict(NullTranslations))
+    monkeypatch.setattr(locale, "setlocale", lambda *args: "zh_CN.UTF-8")
+    monkeypatch.setattr(locale, "getlocale", lambda *args: ("zh_CN", "UTF-8"))
+    missing = tmp_path / "missing.rst"
+
+    assert run(capsys, str(missing)) == (
+        migrate.FILE_ERROR,
+        "",
+        f"{missing}：无法迁移：没有该文件或目录\n",
     )
 
 

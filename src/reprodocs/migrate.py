@@ -480,11 +480,11 @@ def run(
                     status = max(status, LEGACY_NOTES_REMAIN)
         except ParseError as error:
             location = f"{path}:{error.line}" if error.line else str(path)
-            print(f"{location}: {__('cannot migrate it')}: {error.message}", file=stderr)
+            print(__("%s: cannot migrate it: %s") % (location, error.message), file=stderr)
             status = FILE_ERROR
             continue
         except (OSError, UnicodeError) as error:
-            print(f"{path}: {__('cannot migrate it')}: {error}", file=stderr)
+            print(__("%s: cannot migrate it: %s") % (path, error), file=stderr)
             status = FILE_ERROR
             continue
         for notice in migration.notices:
