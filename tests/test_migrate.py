@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 import sphinx.locale
+from sphinx.testing.util import SphinxTestApp
 
 from conftest import notes_in, parse_html, text_of
 from reprodocs import migrate
@@ -410,7 +411,7 @@ def forget_torch() -> dict:
 
 
 @pytest.fixture
-def build_docs(make_app):
+def build_docs():
     """Build a tree's docs/source (autodoc imports the tree's own torch
     package, never one imported before); return what the HTML pages say of
     each object: its notes, {object id: [(text, link targets), ...]}, and the
@@ -419,12 +420,22 @@ def build_docs(make_app):
 
     def build(root: Path, **confoverrides) -> tuple[dict, dict]:
         forget_torch()
-        app = make_app(
-            "html", srcdir=root / "docs/source", freshenv=True, confoverrides=confoverrides
+        warnings = io.StringIO()  # app.warning is Sphinx 7.3 on
+        # Each build's global state undone before the next one starts
+        # (make_app would undo both at the end, in an order Sphinx 7.2 gets wrong).
+        app = SphinxTestApp(
+            "html",
+            srcdir=root / "docs/source",
+            freshenv=True,
+            confoverrides=confoverrides,
+            status=io.StringIO(),
+            warning=warnings,
         )
-        app.build()
-        app.cleanup()  # before the next build in the same test
-        assert app.warning.getvalue() == ""
+        try:
+            app.build()
+        finally:
+            app.cleanup()
+        assert warnings.getvalue() == ""
         notes: dict[str, list[tuple[str, list[str]]]] = {}
         prose: dict[str, str] = {}
         for page in sorted(app.outdir.glob("*.html")):
