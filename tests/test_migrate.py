@@ -320,7 +320,7 @@ def test_what_cannot_be_rewritten_safely_is_reported_and_left(tmp_path, capsys):
     ]
 
 
-# Encodings and line endings are kept
+# Encodings, line endings and permissions are kept
 
 
 def test_line_endings_and_encoding_are_kept(tmp_path, capsys):
