@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import locale
 import shutil
+import stat
 import subprocess
 import sys
 import tokenize
@@ -323,9 +324,10 @@ def test_what_cannot_be_rewritten_safely_is_reported_and_left(tmp_path, capsys):
 # Encodings, line endings and permissions are kept
 
 
-def test_line_endings_and_encoding_are_kept(tmp_path, capsys):
+def test_line_endings_encoding_and_permissions_are_kept(tmp_path, capsys):
     crlf = tmp_path / "api.rst"
     crlf.write_bytes(b"API\r\n===\r\n\r\n.. include:: cuda_deterministic.rst\r\nText\r\n")
+    crlf.chmod(0o640)
     latin1 = tmp_path / "legacy.py"
     latin1.write_bytes(
         b"# -*- coding: latin-1 -*-\n"
@@ -335,6 +337,7 @@ def test_line_endings_and_encoding_are_kept(tmp_path, capsys):
     run(capsys, "--write", str(tmp_path))
 
     assert crlf.read_bytes() == (b"API\r\n===\r\n\r\n.. cuda-deterministic::\r\n\r\nText\r\n")
+    assert stat.S_IMODE(crlf.stat().st_mode) == 0o640
     assert latin1.read_bytes() == (
         b"# -*- coding: latin-1 -*-\n"
         b'def f():\n    """R\xe9sum\xe9.\n\n    .. cuda-deterministic::\n    """\n'
