@@ -305,6 +305,7 @@ def test_what_cannot_be_rewritten_safely_is_reported_and_left(tmp_path, capsys):
         "\n"
         'ESCAPED = "Note:\\n    {forward_reproducibility_note}\\n"\n'
         'ESCAPED_DOC = """Summary.\\n\\n.. include:: cuda_deterministic.rst\\n"""\n'
+        'ONE_LINE = """{backward_reproducibility_note}"""  # code, not prose\n'
     )
     before = source.read_bytes()
 

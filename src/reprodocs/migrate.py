@@ -14,7 +14,7 @@ Two forms are rewritten:
   becomes the directive in place.
 
 The rewriting works line by line on the source text; Python files are read
-with :mod:`tokenize`, so only the text inside string literals is ever changed.
+with ``tokenize``, so only the text inside string literals is ever changed.
 The replacements hold no brace, so ``.format(**reproducibility_notes, ...)``
 calls keep working. Anything that looks like a legacy note but cannot be
 rewritten safely is left as is and reported as a :class:`Notice`.
@@ -56,7 +56,7 @@ PLACEHOLDERS = {
 SUFFIXES = (".rst", ".py")
 
 _INCLUDE = re.compile(r"\.\.\s+include::\s+(\S+)\s*$")
-_PLACEHOLDER_LINE = re.compile(r"\{(\w+)\}\s*$")
+_PLACEHOLDER_LINE = re.compile(r"\{(" + "|".join(PLACEHOLDERS) + r")\}\s*$")
 _PLACEHOLDER = re.compile(r"\{+(" + "|".join(PLACEHOLDERS) + r")\}+")
 _NOTE_HEADER = re.compile(r"(?:Note:|\.\.\s+note::)\s*$")
 _EXPLICIT_MARKUP = re.compile(r"\.\.(?:\s|$)")
@@ -257,7 +257,6 @@ class _Lines:
         match = _PLACEHOLDER_LINE.match(line.lstrip())
         if (
             match
-            and match[1] in PLACEHOLDERS
             and self.starts_block(i)
             and (self.blank(i + 1) or self.indents[i + 1] < self.indents[i])
         ):
@@ -278,11 +277,7 @@ class _Lines:
             return 0
         match = _PLACEHOLDER_LINE.match(self.lines[body].lstrip())
         after = self.next_non_blank(body + 1)
-        if (
-            not match
-            or match[1] not in PLACEHOLDERS
-            or (after < len(self.lines) and self.indents[after] > self.indents[i])
-        ):
+        if not match or (after < len(self.lines) and self.indents[after] > self.indents[i]):
             return 0
         return self.emit_directive(i, body, PLACEHOLDERS[match[1]])
 
@@ -319,8 +314,11 @@ def migrate_python(source: str) -> Migration:
         tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
     except SyntaxError as error:
         raise ParseError(error.lineno or 1, error.msg) from None
-    except (tokenize.TokenError, ValueError) as error:
-        raise ParseError(_line_of_error(source, error), str(error)) from None
+    except tokenize.TokenError as error:
+        message, (line, _) = error.args
+        raise ParseError(line, message) from None
+    except ValueError as error:  # a null byte, before Python 3.12
+        raise ParseError(source.count("\n", 0, source.find("\0")) + 1, str(error)) from None
 
     line_starts = [0]
     for line in source.splitlines(keepends=True):
@@ -342,17 +340,20 @@ def migrate_python(source: str) -> Migration:
     return Migration("".join(pieces), notices)
 
 
-_STRING_PREFIX = re.compile(r"[rRuU]*")
+#: A string literal that can hold prose: triple-quoted (f-strings and bytes never do).
+_PROSE_LITERAL = re.compile(r"""([rRuU]?)('''|\"\"\")(.*)\2\Z""", re.DOTALL)
 
 
 def _migrate_literal(token: tokenize.TokenInfo) -> Migration | None:
-    """A string literal's token, rewritten; None when it holds no prose."""
-    prefix = _STRING_PREFIX.match(token.string)[0]  # f-strings and bytes are never prose
-    quotes = token.string[len(prefix) : len(prefix) + 3]
-    if quotes not in ('"""', "'''") or token.string[len(prefix)] not in "\"'":
+    """A string literal's token, rewritten; None when it holds no prose (a
+    string of one line is code's)."""
+    match = _PROSE_LITERAL.match(token.string)
+    if not match:
         return None
-    body = token.string[len(prefix) + 3 : -3]
+    prefix, quotes, body = match.groups()
     value = ast.literal_eval(token.string)
+    if "\n" not in value:
+        return None
     migration = rewrite_text(body, token.start[0], placeholders=True, docstring=True)
     by_value = rewrite_text(value, token.start[0], placeholders=True, docstring=True)
     literal = f"{prefix}{quotes}{migration.text}{quotes}"
@@ -361,13 +362,6 @@ def _migrate_literal(token: tokenize.TokenInfo) -> Migration | None:
         notice = Notice(token.start[0], str(message))
         return Migration(token.string, [notice])
     return Migration(literal, migration.notices)
-
-
-def _line_of_error(source: str, error: Exception) -> int:
-    line = getattr(error, "lineno", None) or (error.args[1][0] if len(error.args) > 1 else 0)
-    if not line and "\0" in source:
-        line = source.count("\n", 0, source.index("\0")) + 1
-    return line or 1
 
 
 def read_source(path: Path) -> tuple[str, str]:
@@ -466,10 +460,17 @@ def run(
     """
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
     status = NOTHING_TO_MIGRATE
+
+    def cannot_migrate(location: object, reason: object) -> None:
+        nonlocal status
+        print(__("%s: cannot migrate it: %s") % (location, reason), file=stderr)
+        status = FILE_ERROR
+
     for path, problem in source_files(paths):
+        if problem:
+            cannot_migrate(path, problem)
+            continue
         try:
-            if problem:
-                raise ParseError(0, problem)
             old, migration, encoding = migrate_file(path)
             if migration.text != old:
                 if write:
@@ -479,13 +480,10 @@ def run(
                     stdout.write(unified_diff(path, old, migration.text))
                     status = max(status, LEGACY_NOTES_REMAIN)
         except ParseError as error:
-            location = f"{path}:{error.line}" if error.line else str(path)
-            print(__("%s: cannot migrate it: %s") % (location, error.message), file=stderr)
-            status = FILE_ERROR
+            cannot_migrate(f"{path}:{error.line}", error.message)
             continue
         except (OSError, UnicodeError) as error:
-            print(__("%s: cannot migrate it: %s") % (path, error), file=stderr)
-            status = FILE_ERROR
+            cannot_migrate(path, error)
             continue
         for notice in migration.notices:
             print(f"{path}:{notice.line}: {notice.message}", file=stderr)
