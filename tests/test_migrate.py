@@ -541,3 +541,27 @@ def test_a_docstring_first_line_is_at_the_docstring_margin(tmp_path, capsys):
     )
     run(capsys, "--write", str(source))
     assert source.read_text().splitlines()[5] == "    .. cuda-deterministic::"
+
+
+def test_a_one_line_note_of_a_placeholder_becomes_the_directive(tmp_path, capsys):
+    source = tmp_path / "ops.py"
+    source.write_text(
+        "def f():\n"
+        '    """Summary.\n'
+        "\n"
+        "    .. note:: {cudnn_reproducibility_note}\n"
+        "\n"
+        "    .. note:: {backward_reproducibility_note}\n"
+        "\n"
+        "       The note goes on.\n"
+        '    """\n'
+    )
+    status, _, err = run(capsys, "--write", str(source))
+
+    lines = source.read_text().splitlines()
+    assert lines[3] == "    .. cudnn-deterministic::"
+    assert lines[5] == "    .. note:: {backward_reproducibility_note}"
+    assert status == migrate.LEGACY_NOTES_REMAIN
+    assert err == (
+        f"{source}:6: left as is: {{backward_reproducibility_note}} is not a paragraph of its own\n"
+    )

@@ -57,6 +57,7 @@ SUFFIXES = (".rst", ".py")
 
 _INCLUDE = re.compile(r"\.\.\s+include::\s+(\S+)\s*$")
 _PLACEHOLDER_LINE = re.compile(r"\{(" + "|".join(PLACEHOLDERS) + r")\}\s*$")
+_ONE_LINE_NOTE = re.compile(r"\.\.\s+note::\s+\{(" + "|".join(PLACEHOLDERS) + r")\}\s*$")
 _PLACEHOLDER = re.compile(r"\{+(" + "|".join(PLACEHOLDERS) + r")\}+")
 _NOTE_HEADER = re.compile(r"(?:Note:|\.\.\s+note::)\s*$")
 _EXPLICIT_MARKUP = re.compile(r"\.\.(?:\s|$)")
@@ -254,16 +255,16 @@ class _Lines:
             if _NOTE_HEADER.match(line.lstrip()):
                 return self.note_block(i)
             return 0
-        match = _PLACEHOLDER_LINE.match(line.lstrip())
-        if (
-            match
-            and self.starts_block(i)
-            and (self.blank(i + 1) or self.indents[i + 1] < self.indents[i])
-        ):
-            return self.emit_directive(i, i, PLACEHOLDERS[match[1]])
+        if self.starts_block(i):
+            if match := _PLACEHOLDER_LINE.match(line.lstrip()):
+                alone = self.blank(i + 1) or self.indents[i + 1] < self.indents[i]
+            elif match := _ONE_LINE_NOTE.match(line.lstrip()):  # the note's whole body?
+                after = self.next_non_blank(i + 1)
+                alone = after == len(self.lines) or self.indents[after] <= self.indents[i]
+            if match and alone:
+                return self.emit_directive(i, i, PLACEHOLDERS[match[1]])
         for name in names:
             self.notice(i, __("left as is: {%s} is not a paragraph of its own") % name)
-
         return 0
 
     def note_block(self, i: int) -> int:
