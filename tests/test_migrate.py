@@ -565,3 +565,16 @@ def test_a_one_line_note_of_a_placeholder_becomes_the_directive(tmp_path, capsys
     assert err == (
         f"{source}:6: left as is: {{backward_reproducibility_note}} is not a paragraph of its own\n"
     )
+
+
+def test_a_form_feed_is_not_a_line_break(tmp_path, capsys):
+    # str.splitlines() breaks lines at a form feed; Python does not.
+    source = tmp_path / "paged.py"
+    source.write_text(
+        '\x0c\ndef f():\n    """Summary.\n\n    Note:\n        {cudnn_reproducibility_note}\n    """\n'
+    )
+    run(capsys, "--write", str(source))
+    assert (
+        source.read_text()
+        == '\x0c\ndef f():\n    """Summary.\n\n    .. cudnn-deterministic::\n    """\n'
+    )

@@ -321,9 +321,9 @@ def migrate_python(source: str) -> Migration:
     except ValueError as error:  # a null byte, before Python 3.12
         raise ParseError(source.count("\n", 0, source.find("\0")) + 1, str(error)) from None
 
-    line_starts = [0]
-    for line in source.splitlines(keepends=True):
-        line_starts.append(line_starts[-1] + len(line))
+    # Where tokenize's lines start: after each "\n" (str.splitlines() would
+    # also break at a form feed and other characters).
+    line_starts = [0, *(match.end() for match in re.finditer("\n", source))]
     pieces, position, notices = [], 0, []
     for token in tokens:
         if token.type != tokenize.STRING:
