@@ -1,0 +1,7 @@
+# ruff: noqa: N999  (the name of PyTorch's extension module)
+"""A stand-in for the torch._C extension module."""
+
+
+def _add_docstr(obj, docstr):
+    obj.__doc__ = docstr
+    return obj
