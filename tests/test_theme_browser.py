@@ -20,9 +20,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from sphinx.cmd.build import build_main
 
-DEMO = Path(__file__).parents[1] / "demo"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",
@@ -57,13 +55,8 @@ def unavailable(what: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def demo_site(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("theme-demo")
-    status = build_main(
-        ["-W", "-n", "-q", "-b", "html", "-d", str(out / "doctrees"), str(DEMO), str(out / "html")]
-    )
-    assert status == 0
-    return out / "html"
+def demo_site(build_demo) -> Path:
+    return build_demo()
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
