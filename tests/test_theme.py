@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import runpy
 import subprocess
 import sys
 import zipfile
@@ -10,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import parse_html, text_of
+from conftest import DEMO, parse_html, text_of
 
 REPO = Path(__file__).parents[1]
 
@@ -276,6 +278,61 @@ def test_a_collapsed_module_index_is_marked_for_the_script(build_theme):
     app = build_theme()
     assert page(app, "py-modindex").html.has_attr("data-collapse-index")
     assert not page(app, "genindex").html.has_attr("data-collapse-index")
+
+
+#: The theme's parts in which every word is the theme's, or the project's.
+THEME_PARTS = (
+    ".reprodocs-skip-link",
+    "header.reprodocs-header",
+    ".wy-side-nav-search",
+    "#reprodocs-side-menu",
+    'nav:has(> ul.wy-breadcrumbs)',
+    "footer.reprodocs-page-footer",
+    "footer.reprodocs-site-footer",
+)
+LABELS = ("aria-label", "title", "placeholder", "alt", "data-expand-label")
+
+
+def strings_of(value) -> set[str]:
+    """Every string in a configuration value, however nested."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        value = value.values()
+    if isinstance(value, (list, tuple, type({}.values()))):
+        return set().union(*map(strings_of, value))
+    return set()
+
+
+def test_the_theme_speaks_the_projects_language(build_demo):
+    site = build_demo("language=zh_CN")
+    conf = runpy.run_path(str(DEMO / "conf.py"))
+    pages = {path: parse_html(path) for path in sorted(site.rglob("*.html"))}
+    # The project's words: its options and name, its documents' titles and
+    # toctree captions, the credits' names.
+    project_words = strings_of([conf["html_theme_options"], conf["project"], conf["copyright"]])
+    for soup in pages.values():
+        project_words |= {text_of(h1).rstrip("¶ ") for h1 in soup.select("main h1")}
+        project_words |= {text_of(caption) for caption in soup.select("p.caption")}
+    project_words |= {"Sphinx", "Read the Docs"}
+    project_words = {word for word in project_words if len(word) > 1}
+    english = set()
+    for path, soup in pages.items():
+        assert soup.html["lang"] == "zh-CN"
+        for part in (element for selector in THEME_PARTS for element in soup.select(selector)):
+            strings = {text for text in part.find_all(string=True)} | {
+                element[label] for element in [part, *part.find_all(True)]
+                for label in LABELS if element.has_attr(label)
+            }
+            for string in strings:
+                for word in sorted(project_words, key=len, reverse=True):
+                    string = string.replace(word, "")
+                if re.search("[A-Za-z]{2,}", string):
+                    english.add((path.name, string.strip()))
+    assert english == set()
+    index = pages[site / "index.html"]
+    assert text_of(index.select_one(".reprodocs-skip-link")) == "跳到正文"
+    assert index.select_one(".reprodocs-color-scheme-button")["title"] == "深色模式"
 
 
 def test_wheel_carries_the_theme(tmp_path):
