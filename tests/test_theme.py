@@ -201,7 +201,7 @@ def test_page_anatomy(build_theme):
     assert crumbs[-1]["aria-current"] == "page"
     assert soup.select_one(".wy-breadcrumbs-aside a")["href"] == "_sources/index.rst.txt"
     # The left menu keeps rtd's markup; its captions are headings with a level.
-    menu = soup.select_one(".wy-nav-side .wy-menu.wy-menu-vertical#reprodocs-side-menu")
+    menu = soup.select_one("nav.wy-nav-side .wy-menu.wy-menu-vertical#reprodocs-side-menu")
     assert text_of(menu.select_one("p.caption")) == "Guides"
     assert menu.select_one("li.toctree-l1 > a")["href"] == "plain.html"
     # In the menu and in the article alike.
