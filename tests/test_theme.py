@@ -238,6 +238,11 @@ def test_private_and_light_by_construction(build_theme):
     assert any(src.startswith("_static/reprodocs.js") for src in sources)
     for script in ("jquery.js", "_sphinx_javascript_frameworks_compat.js", "js/theme.js"):
         assert not [src for src in sources if src.startswith(f"_static/{script}")]
+    # Sphinx's search-term highlighter: on the search page only (reprodocs.js
+    # loads it on a page opened from the results).
+    assert not [src for src in sources if "sphinx_highlight" in src]
+    search_sources = [s["src"] for s in page(app, "search").find_all("script", src=True)]
+    assert [src for src in search_sources if src.startswith("_static/sphinx_highlight.js")]
     # No FontAwesome glyph as the permalink sign.
     assert {a.get_text() for a in soup.select("a.headerlink")} == {"¶"}
 

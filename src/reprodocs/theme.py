@@ -57,7 +57,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("env-updated", rewrite_pages_when_menu_changes)
     app.connect("html-page-context", linear_menu)
     app.connect("html-page-context", translate_theme_words)
-    app.connect("html-page-context", leave_out_jquery)
+    app.connect("html-page-context", leave_out_scripts)
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
 
 
@@ -170,17 +170,25 @@ def theme_gettext(message: str) -> str:
 #: sphinxcontrib-jquery's files, which sphinx_rtd_theme adds to every page
 #: for its theme.js. This theme's pages do not use jQuery: 94 KB of each.
 JQUERY_FILES = frozenset({"jquery.js", "_sphinx_javascript_frameworks_compat.js"})
+#: Sphinx's highlighter of search terms: needed on the search page (which
+#: records the terms) and on a page opened from its results, where
+#: reprodocs.js loads it. Left out of every page's scripts, 5 KB lighter.
+HIGHLIGHTER = "sphinx_highlight.js"
 
 
-def leave_out_jquery(
+def leave_out_scripts(
     app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
 ) -> None:
-    if "script_files" in context and _uses_this_theme(app):
-        context["script_files"] = [
-            script
-            for script in context["script_files"]
-            if posixpath.basename(getattr(script, "filename", script) or "") not in JQUERY_FILES
-        ]
+    """Leave jQuery out of every page, Sphinx's highlighter out of all but
+    the search page."""
+    if "script_files" not in context or not _uses_this_theme(app):
+        return
+    left_out = JQUERY_FILES if templatename == "search.html" else JQUERY_FILES | {HIGHLIGHTER}
+    context["script_files"] = [
+        script
+        for script in context["script_files"]
+        if posixpath.basename(getattr(script, "filename", script) or "") not in left_out
+    ]
 
 
 def _uses_this_theme(app: Sphinx) -> bool:
