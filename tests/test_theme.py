@@ -279,6 +279,19 @@ def test_no_page_has_inline_code_and_each_one_main(build_theme, builder, overrid
         assert [main.name for main in soup.select('main, [role="main"]')] == ["main"], path
 
 
+def test_an_extensions_inline_script_is_loaded_from_a_file(make_app, rootdir, tmp_path):
+    app = make_app("html", srcdir=rootdir / "test-theme", builddir=tmp_path / "build")
+    body = "window.fromAnExtension = 1;"
+    app.add_js_file(None, body=body, id="from-an-extension")
+    app.add_js_file(None, body='{"data": 1}', type="application/json", id="data")
+    app.build()
+    soup = page(app)
+    (script,) = soup.select("script#from-an-extension")
+    assert Path(app.outdir, script["src"].split("?")[0]).read_text() == body
+    # A data block is no script: it stays.
+    assert soup.select_one("script#data").get_text() == '{"data": 1}'
+
+
 def test_a_collapsed_module_index_is_marked_for_the_script(build_theme):
     app = build_theme()
     assert page(app, "py-modindex").html.has_attr("data-collapse-index")

@@ -12,8 +12,11 @@ and with a dark mode. Sphinx loads this module through the
 from __future__ import annotations
 
 import functools
+import hashlib
+import os
 import posixpath
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sphinx.builders.html import StandaloneHTMLBuilder
@@ -58,6 +61,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("html-page-context", linear_menu)
     app.connect("html-page-context", translate_theme_words)
     app.connect("html-page-context", leave_out_scripts)
+    app.connect("html-page-context", inline_scripts_to_files)
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
 
 
@@ -189,6 +193,41 @@ def leave_out_scripts(
         for script in context["script_files"]
         if posixpath.basename(getattr(script, "filename", script) or "") not in left_out
     ]
+
+
+#: The ``type`` values of a script element a browser runs.
+JAVASCRIPT_TYPES = frozenset({"", "text/javascript", "application/javascript", "module"})
+
+
+def inline_scripts_to_files(
+    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
+) -> None:
+    """An inline script an extension adds (``app.add_js_file(None,
+    body=...)``, as sphinx.ext.mathjax does for ``mathjax3_config``) is
+    written to a file of its own in ``_static``, which the page loads
+    instead: a Content-Security-Policy without 'unsafe-inline' refuses it."""
+    if "script_files" in context and _uses_this_theme(app):
+        context["script_files"] = [
+            _from_file(app.outdir, script) for script in context["script_files"]
+        ]
+
+
+def _from_file(outdir: str | os.PathLike[str], script):
+    attributes = getattr(script, "attributes", {})
+    body = attributes.get("body")
+    if not body or getattr(script, "filename", None):
+        return script
+    if attributes.get("type", "").lower() not in JAVASCRIPT_TYPES:
+        return script  # a data block, which no policy refuses
+    filename = f"_static/reprodocs-inline-{hashlib.sha256(body.encode()).hexdigest()[:16]}.js"
+    path = Path(outdir, filename)
+    if not path.exists():  # named by its content: the same file for every page
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f"{path.name}.{os.getpid()}")  # parallel writers
+        partial.write_text(body, encoding="utf-8")
+        partial.replace(path)
+    others = {key: value for key, value in attributes.items() if key != "body"}
+    return type(script)(filename, priority=script.priority, **others)
 
 
 def _uses_this_theme(app: Sphinx) -> bool:
