@@ -294,6 +294,14 @@ def test_menu_entries_expand_and_collapse(visit, nested_site_url):
     assert button.get_attribute("aria-expanded") == "true" and nested.is_visible()
 
 
+def test_a_collapsed_module_index_opens_a_group(visit, nested_site_url):
+    page = visit("py-modindex.html", site=nested_site_url).page
+    submodule = page.locator("tr.cg-1", has_text="example.sub")
+    assert submodule.is_hidden()
+    page.locator("img.toggler").first.click()
+    assert submodule.is_visible()
+
+
 def test_mobile_button_opens_and_closes_the_menus(visit):
     page = visit("cuda_deterministic_backward.html", width=375).page
     button = page.locator("button.reprodocs-menu-button")
