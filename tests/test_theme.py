@@ -304,7 +304,7 @@ THEME_PARTS = (
     "header.reprodocs-header",
     ".wy-side-nav-search",
     "#reprodocs-side-menu",
-    'nav:has(> ul.wy-breadcrumbs)',
+    "nav:has(> ul.wy-breadcrumbs)",
     "footer.reprodocs-page-footer",
     "footer.reprodocs-site-footer",
 )
@@ -339,8 +339,10 @@ def test_the_theme_speaks_the_projects_language(build_demo):
         assert soup.html["lang"] == "zh-CN"
         for part in (element for selector in THEME_PARTS for element in soup.select(selector)):
             strings = {text for text in part.find_all(string=True)} | {
-                element[label] for element in [part, *part.find_all(True)]
-                for label in LABELS if element.has_attr(label)
+                element[label]
+                for element in [part, *part.find_all(True)]
+                for label in LABELS
+                if element.has_attr(label)
             }
             for string in strings:
                 for word in sorted(project_words, key=len, reverse=True):

@@ -272,7 +272,10 @@ def test_the_current_entry_is_shown_in_the_menu_and_focus_stays_at_the_top(visit
     page.set_viewport_size({"width": 1280, "height": 300})
     page.reload(wait_until="networkidle")
     assert page.evaluate("window.movedFocusOrScroll") is None
-    scroller, entry = page.locator(".wy-side-scroll"), page.locator("#reprodocs-side-menu a.current")
+    scroller, entry = (
+        page.locator(".wy-side-scroll"),
+        page.locator("#reprodocs-side-menu a.current"),
+    )
     assert scroller.evaluate("element => element.scrollTop") > 0
     box, shown = entry.bounding_box(), scroller.bounding_box()
     # Within the menu's box (to a pixel: the last entry, scrolled to the end).

@@ -73,12 +73,16 @@ def check_theme_options(app: Sphinx) -> None:
     for option, required in LIST_OPTIONS.items():
         value = options.get(option, [])
         if not isinstance(value, (list, tuple)):
-            warn(__("html_theme_options[%r] must be a list, not %s") % (option, type(value).__name__))
+            warn(
+                __("html_theme_options[%r] must be a list, not %s") % (option, type(value).__name__)
+            )
             continue
         for position, entry in enumerate(value):
             where = f"html_theme_options[{option!r}][{position}]"
             if not isinstance(entry, Mapping):
-                warn(__("%s must be a dict, not %s; it is left out") % (where, type(entry).__name__))
+                warn(
+                    __("%s must be a dict, not %s; it is left out") % (where, type(entry).__name__)
+                )
                 continue
             missing = [key for key in required if not entry.get(key)]
             if option == "header_links" and not entry.get("url") and not entry.get("children"):
