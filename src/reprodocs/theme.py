@@ -143,15 +143,21 @@ def give_captions_a_level(app: Sphinx) -> None:
     article and in the menu alike) as headings with a level."""
     if not _uses_this_theme(app):
         return
-    base = app.builder.get_translator_class()
+    base = app.builder.get_translator_class()  # the project's own, if it set one
     if not issubclass(base, CaptionLevel):
-        app.set_translator(app.builder.name, type(base.__name__, (CaptionLevel, base), {}), True)
+        translator = type(f"CaptionLevel{base.__name__}", (CaptionLevel, base), {})
+        app.set_translator(app.builder.name, translator, override=True)
 
 
 class CaptionLevel:
     """Sphinx writes a toctree's caption as ``<p class="caption"
     role="heading">`` without the aria-level that role requires (axe:
-    aria-required-attr, critical); every heading role it writes gets one."""
+    aria-required-attr, critical); every heading role it writes gets one.
+
+    Sphinx's ``visit_title`` passes the role to docutils' ``starttag`` as
+    the keyword ``ROLE`` (Sphinx 7.2 to 9; tests/test_theme.py checks the
+    captions on each line).
+    """
 
     def starttag(self, node, tagname, suffix="\n", empty=False, **attributes):
         if attributes.get("ROLE") == "heading":
