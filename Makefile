@@ -49,7 +49,7 @@ bench-themes: $(VENV)/.bench-installed
 
 # Refresh the message template and the compiled catalogs after changing wording.
 catalog: $(VENV)/.test-installed
-	$(BIN)/pybabel extract -F babel.cfg -k _ -k __ --no-location --omit-header \
+	$(BIN)/pybabel extract -F babel.cfg -k _ -k __ -k reprodocs_gettext --no-location --omit-header \
 		-o src/reprodocs/locale/reprodocs.pot src templates
 	$(BIN)/pybabel update -D reprodocs -i src/reprodocs/locale/reprodocs.pot \
 		-d src/reprodocs/locale --no-fuzzy-matching

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+from sphinx.cmd.build import build_main
 
 pytest_plugins = ["sphinx.testing.fixtures"]
 
@@ -18,9 +19,31 @@ BACKWARD_TEXT = (
 )
 
 
+DEMO = Path(__file__).parents[1] / "demo"
+
+
 @pytest.fixture(scope="session")
 def rootdir() -> Path:
     return Path(__file__).parent / "roots"
+
+
+@pytest.fixture(scope="session")
+def build_demo(tmp_path_factory):
+    """The demo site built as `make demo` builds it (nitpicky, warnings are
+    errors), once per session for each set of ``-D name=value`` overrides;
+    returns its HTML directory."""
+    built: dict[tuple[str, ...], Path] = {}
+
+    def build(*overrides: str) -> Path:
+        if overrides not in built:
+            out = tmp_path_factory.mktemp("demo")
+            options = [argument for override in overrides for argument in ("-D", override)]
+            arguments = ["-W", "-n", "-q", "-b", "html", "-d", str(out / "doctrees"), *options]
+            assert build_main([*arguments, str(DEMO), str(out / "html")]) == 0
+            built[overrides] = out / "html"
+        return built[overrides]
+
+    return build
 
 
 @pytest.fixture

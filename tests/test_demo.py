@@ -6,11 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from sphinx.cmd.build import build_main
 
 from conftest import BACKWARD_TEXT, notes_in, parse_html, text_of
-
-DEMO = Path(__file__).parents[1] / "demo"
 
 #: Which functions carried which note in PyTorch 1.4 (shared/reference/README.md).
 PYTORCH_1_4 = {
@@ -36,26 +33,8 @@ PYTORCH_1_4 = {
 
 
 @pytest.fixture(scope="module")
-def demo_html(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("demo")
-    # As `make demo` builds it: nitpicky, warnings are errors.
-    assert (
-        build_main(
-            [
-                "-W",
-                "-n",
-                "-q",
-                "-b",
-                "html",
-                "-d",
-                str(out / "doctrees"),
-                str(DEMO),
-                str(out / "html"),
-            ]
-        )
-        == 0
-    )
-    return out / "html"
+def demo_html(build_demo) -> Path:
+    return build_demo()
 
 
 def test_note_page_matches_the_original(demo_html):

@@ -7,6 +7,7 @@ import sys
 import zipfile
 
 from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
@@ -16,15 +17,19 @@ from conftest import REPO, sphinx_build_with
 LOCALE = REPO / "src" / "reprodocs" / "locale"
 
 
+#: The keywords of `make catalog` (Makefile): the code's _ and __, the
+#: templates' trans blocks (gettext) and the theme's reprodocs_gettext.
+KEYWORDS = {"_": None, "__": None, "gettext": None, "reprodocs_gettext": None}
+
+
 def source_messages() -> set[str]:
-    """Every translatable string of the code and the templates."""
-    method_map = [("**.py", "python"), ("**.rst", "jinja2")]
-    options_map = {"**.rst": {"extensions": "jinja2.ext.i18n"}}
+    """Every translatable string of the code and the templates, found as
+    `make catalog` finds them (babel.cfg)."""
+    with (REPO / "babel.cfg").open() as config:
+        method_map, options_map = parse_mapping_cfg(config)
     messages = set()
     for directory in (REPO / "src", REPO / "templates"):
-        for *_, message, _, _ in extract_from_dir(
-            directory, method_map, options_map, keywords={"_": None, "__": None, "gettext": None}
-        ):
+        for *_, message, _, _ in extract_from_dir(directory, method_map, options_map, KEYWORDS):
             messages.add(message)
     return messages
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import runpy
 import subprocess
 import sys
 import zipfile
@@ -10,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import parse_html, text_of
+from conftest import DEMO, parse_html, text_of
 
 REPO = Path(__file__).parents[1]
 
@@ -58,17 +60,18 @@ EVERY_OPTION = {
 
 @pytest.fixture
 def build_theme(make_app, rootdir, tmp_path):
-    """Build tests/roots/test-theme with these theme options; return the app."""
+    """Build tests/roots/test-theme with these theme options (and other
+    configuration overrides); return the app."""
 
-    def build(options: dict | None = None, **kwargs):
-        overrides = {"html_theme_options": options} if options is not None else {}
+    def build(options: dict | None = None, buildername: str = "html", **overrides):
+        if options is not None:
+            overrides["html_theme_options"] = options
         app = make_app(
-            "html",
+            buildername,
             srcdir=rootdir / "test-theme",
             builddir=tmp_path / "build",
             freshenv=True,
             confoverrides=overrides,
-            **kwargs,
         )
         app.build()
         return app
@@ -184,13 +187,13 @@ def test_mistaken_options_warn_and_are_left_out(build_theme):
 def test_page_anatomy(build_theme):
     soup = page(build_theme(EVERY_OPTION))
     assert soup.select_one("body > header.reprodocs-header") is not None
-    main = soup.select_one('[role="main"]#main-content')
+    # One main landmark: a <main> element (its role for Sphinx's search).
+    (main,) = soup.select('main, [role="main"]')
+    assert main.name == "main" and main["id"] == "main-content"
     assert main.select_one("article h1").get_text().startswith("Welcome")
     assert soup.select_one(".reprodocs-skip-link")["href"] == "#main-content"
     # Every navigation landmark is named.
     for nav in soup.select('nav, [role="navigation"]'):
-        if nav.get("class") in (["wy-nav-side"], ["wy-nav-top"]):  # rtd's own, unnamed or empty
-            continue
         assert nav.get("aria-label") or nav.get("aria-labelledby"), nav
     # Breadcrumbs: "Docs", the title; and the page's source.
     crumbs = soup.select(".wy-breadcrumbs > li.breadcrumb-item")
@@ -201,8 +204,9 @@ def test_page_anatomy(build_theme):
     menu = soup.select_one("nav.wy-nav-side .wy-menu.wy-menu-vertical#reprodocs-side-menu")
     assert text_of(menu.select_one("p.caption")) == "Guides"
     assert menu.select_one("li.toctree-l1 > a")["href"] == "plain.html"
-    assert soup.select('[role="heading"]')
-    assert all(h.get("aria-level") for h in soup.select('[role="heading"]'))
+    # In the menu and in the article alike.
+    captions = soup.select('p.caption[role="heading"]')
+    assert len(captions) == 2 and all(h.get("aria-level") == "2" for h in captions)
     assert soup.select_one("#rtd-search-form")["action"] == "search.html"
     # On this page: the sections.
     local = soup.select_one("nav.reprodocs-local-toc")
@@ -230,21 +234,125 @@ def test_private_and_light_by_construction(build_theme):
             if tag == "link" and element.get("rel") in (["next"], ["prev"], ["index"], ["search"]):
                 continue
             assert "//" not in element[attribute], element
-    # No inline event handler; the one inline script is rtd's, not ours.
-    assert not [
-        (element.name, name)
-        for element in soup.find_all(True)
-        for name in element.attrs
-        if name.startswith("on")
-    ]
-    for name in ("index", "search"):
-        inline = [s for s in page(app, name).find_all("script") if not s.get("src")]
-        assert len(inline) == 1 and "SphinxRtdTheme.Navigation.enable" in inline[0].get_text()
     sources = [s["src"] for s in soup.find_all("script", src=True)]
     assert any(src.startswith("_static/reprodocs.js") for src in sources)
-    assert not any("_sphinx_javascript_frameworks_compat" in src for src in sources)
+    for script in ("jquery.js", "_sphinx_javascript_frameworks_compat.js", "js/theme.js"):
+        assert not [src for src in sources if src.startswith(f"_static/{script}")]
+    # Sphinx's search-term highlighter: on the search page only (reprodocs.js
+    # loads it on a page opened from the results).
+    assert not [src for src in sources if "sphinx_highlight" in src]
+    search_sources = [s["src"] for s in page(app, "search").find_all("script", src=True)]
+    assert [src for src in search_sources if src.startswith("_static/sphinx_highlight.js")]
     # No FontAwesome glyph as the permalink sign.
     assert {a.get_text() for a in soup.select("a.headerlink")} == {"¶"}
+
+
+def inline_code(soup) -> list:
+    """What a Content-Security-Policy without 'unsafe-inline' refuses."""
+    return [
+        *(f"<script>{s.get_text()[:40]}" for s in soup.find_all("script") if not s.get("src")),
+        *(f"<style>{s.get_text()[:40]}" for s in soup.find_all("style")),
+        *(
+            f"<{element.name} {name}>"
+            for element in soup.find_all(True)
+            for name in element.attrs
+            if name.startswith("on") or name == "style"
+        ),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("builder", "overrides"),
+    [("html", {}), ("html", {"html_split_index": True}), ("dirhtml", {}), ("singlehtml", {})],
+)
+def test_no_page_has_inline_code_and_each_one_main(build_theme, builder, overrides):
+    app = build_theme(buildername=builder, **overrides)
+    pages = sorted(Path(app.outdir).rglob("*.html"))
+    names = {path.relative_to(app.outdir).as_posix() for path in pages}
+    if builder == "html":
+        assert {"genindex.html", "py-modindex.html", "search.html"} <= names
+        if overrides:
+            assert {"genindex-all.html", "genindex-E.html"} <= names
+    for path in pages:
+        soup = parse_html(path)
+        assert inline_code(soup) == [], path
+        assert [main.name for main in soup.select('main, [role="main"]')] == ["main"], path
+
+
+def test_an_extensions_inline_script_is_loaded_from_a_file(make_app, rootdir, tmp_path):
+    app = make_app("html", srcdir=rootdir / "test-theme", builddir=tmp_path / "build")
+    body = "window.fromAnExtension = 1;"
+    app.add_js_file(None, body=body, id="from-an-extension")
+    app.add_js_file(None, body='{"data": 1}', type="application/json", id="data")
+    app.build()
+    soup = page(app)
+    (script,) = soup.select("script#from-an-extension")
+    assert Path(app.outdir, script["src"].split("?")[0]).read_text() == body
+    # A data block is no script: it stays.
+    assert soup.select_one("script#data").get_text() == '{"data": 1}'
+
+
+def test_a_collapsed_module_index_is_marked_for_the_script(build_theme):
+    app = build_theme()
+    assert page(app, "py-modindex").html.has_attr("data-collapse-index")
+    assert not page(app, "genindex").html.has_attr("data-collapse-index")
+
+
+#: The theme's parts in which every word is the theme's, or the project's.
+THEME_PARTS = (
+    ".reprodocs-skip-link",
+    "header.reprodocs-header",
+    ".wy-side-nav-search",
+    "#reprodocs-side-menu",
+    "nav:has(> ul.wy-breadcrumbs)",
+    "footer.reprodocs-page-footer",
+    "footer.reprodocs-site-footer",
+)
+LABELS = ("aria-label", "title", "placeholder", "alt", "data-expand-label")
+
+
+def strings_of(value) -> set[str]:
+    """Every string in a configuration value, however nested."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        value = value.values()
+    if isinstance(value, (list, tuple, type({}.values()))):
+        return set().union(*map(strings_of, value))
+    return set()
+
+
+def test_the_theme_speaks_the_projects_language(build_demo):
+    site = build_demo("language=zh_CN")
+    conf = runpy.run_path(str(DEMO / "conf.py"))
+    pages = {path: parse_html(path) for path in sorted(site.rglob("*.html"))}
+    # The project's words: its options and name, its documents' titles and
+    # toctree captions, the credits' names.
+    project_words = strings_of([conf["html_theme_options"], conf["project"], conf["copyright"]])
+    for soup in pages.values():
+        project_words |= {text_of(h1).rstrip("¶ ") for h1 in soup.select("main h1")}
+        project_words |= {text_of(caption) for caption in soup.select("p.caption")}
+    project_words |= {"Sphinx", "Read the Docs"}
+    project_words = {word for word in project_words if len(word) > 1}
+    english = set()
+    for path, soup in pages.items():
+        assert soup.html["lang"] == "zh-CN"
+        for part in (element for selector in THEME_PARTS for element in soup.select(selector)):
+            strings = {text for text in part.find_all(string=True)} | {
+                element[label]
+                for element in [part, *part.find_all(True)]
+                for label in LABELS
+                if element.has_attr(label)
+            }
+            for string in strings:
+                for word in sorted(project_words, key=len, reverse=True):
+                    string = string.replace(word, "")
+                if re.search("[A-Za-z]{2,}", string):
+                    english.add((path.name, string.strip()))
+    assert english == set()
+    index = pages[site / "index.html"]
+    assert text_of(index.select_one(".reprodocs-skip-link")) == "跳到正文"
+    assert index.select_one(".reprodocs-color-scheme-button")["title"] == "深色模式"
 
 
 def test_wheel_carries_the_theme(tmp_path):

@@ -1,25 +1,31 @@
 """The reprodocs HTML theme: ``html_theme = "reprodocs"``.
 
-A thin child of sphinx_rtd_theme (``templates/theme``): its layout overrides
-rtd's blocks to give pages the anatomy of PyTorch 1.4's (header bar, left
-menu, breadcrumbs, footer, resources row, site footer, mobile menu), valid,
-accessible, without trackers or requests to other sites, and with a dark mode.
-Sphinx loads this module through the ``sphinx.html_themes`` entry point.
+A thin child of sphinx_rtd_theme (``templates/theme``): rtd's stylesheet and
+markup, in a layout of its own that gives pages the anatomy of PyTorch 1.4's
+(header bar, left menu, breadcrumbs, footer, resources row, site footer,
+mobile menu), valid, accessible, without trackers, requests to other sites or
+inline code (pages work under a strict Content-Security-Policy), translated,
+and with a dark mode. Sphinx loads this module through the
+``sphinx.html_themes`` entry point.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import os
 import posixpath
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sphinx.builders.html import StandaloneHTMLBuilder
+from sphinx.locale import get_translator
 from sphinx.util import logging
 
 from reprodocs import __version__
 from reprodocs.navigation import fingerprint, forget_menus, menu_html
-from reprodocs.wording import templates_dir
+from reprodocs.wording import CATALOG, LOCALE_DIR, __, templates_dir
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -47,13 +53,15 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # rtd makes the permalink sign a FontAwesome glyph: every page with a
     # heading would download the 77 KB icon font. Sphinx's own sign instead.
     app.config.html_permalinks_icon = "¶"
+    app.add_message_catalog(CATALOG, LOCALE_DIR)
     app.connect("builder-inited", check_theme_options)
+    app.connect("builder-inited", give_captions_a_level)
     app.connect("env-updated", forget_menus)
     app.connect("env-updated", rewrite_pages_when_menu_changes)
     app.connect("html-page-context", linear_menu)
-    # After linear_menu, so that it corrects the menu it made.
-    app.connect("html-page-context", give_captions_a_level, priority=600)
-    app.connect("html-page-context", leave_out_jquery_shim)
+    app.connect("html-page-context", translate_theme_words)
+    app.connect("html-page-context", leave_out_scripts)
+    app.connect("html-page-context", inline_scripts_to_files)
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
 
 
@@ -65,18 +73,22 @@ def check_theme_options(app: Sphinx) -> None:
     for option, required in LIST_OPTIONS.items():
         value = options.get(option, [])
         if not isinstance(value, (list, tuple)):
-            warn(f"html_theme_options[{option!r}] must be a list, not {type(value).__name__}")
+            warn(
+                __("html_theme_options[%r] must be a list, not %s") % (option, type(value).__name__)
+            )
             continue
         for position, entry in enumerate(value):
             where = f"html_theme_options[{option!r}][{position}]"
             if not isinstance(entry, Mapping):
-                warn(f"{where} must be a dict, not {type(entry).__name__}; it is left out")
+                warn(
+                    __("%s must be a dict, not %s; it is left out") % (where, type(entry).__name__)
+                )
                 continue
             missing = [key for key in required if not entry.get(key)]
             if option == "header_links" and not entry.get("url") and not entry.get("children"):
-                missing.append("url (or children)")
+                missing.append(__("url (or children)"))
             if missing:
-                warn(f"{where} has no {', '.join(missing)}")
+                warn(__("%s has no %s") % (where, ", ".join(missing)))
 
 
 def linear_menu(
@@ -126,42 +138,111 @@ def rewrite_pages_when_menu_changes(app: Sphinx, env: BuildEnvironment) -> list[
     return sorted(env.found_docs) if old is not None and old != new else []
 
 
-#: Sphinx writes a toctree's caption as ``<p class="caption" role="heading">``
-#: without the aria-level that role requires (axe: aria-required-attr,
-#: critical), in the left menu and in the article alike.
-CAPTION = ' role="heading">'
-CAPTION_WITH_LEVEL = ' role="heading" aria-level="2">'
+def give_captions_a_level(app: Sphinx) -> None:
+    """Have this theme's HTML translator write toctree captions (in the
+    article and in the menu alike) as headings with a level."""
+    if not _uses_this_theme(app):
+        return
+    base = app.builder.get_translator_class()  # the project's own, if it set one
+    if not issubclass(base, CaptionLevel):
+        translator = type(f"CaptionLevel{base.__name__}", (CaptionLevel, base), {})
+        app.set_translator(app.builder.name, translator, override=True)
 
 
-def give_captions_a_level(
-    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
-) -> None:
-    """Add the level to the captions of the page's toctrees and of the menu's.
+class CaptionLevel:
+    """Sphinx writes a toctree's caption as ``<p class="caption"
+    role="heading">`` without the aria-level that role requires (axe:
+    aria-required-attr, critical); every heading role it writes gets one.
 
-    Sphinx's writer gives no hook for that attribute, so its output is
-    corrected; text never contains the pattern, which has a raw quote mark.
+    Sphinx's ``visit_title`` passes the role to docutils' ``starttag`` as
+    the keyword ``ROLE`` (Sphinx 7.2 to 9; tests/test_theme.py checks the
+    captions on each line).
     """
-    if "body" in context:
-        context["body"] = context["body"].replace(CAPTION, CAPTION_WITH_LEVEL)
-    if toctree := context.get("toctree"):
-        context["toctree"] = lambda **kwargs: toctree(**kwargs).replace(CAPTION, CAPTION_WITH_LEVEL)
+
+    def starttag(self, node, tagname, suffix="\n", empty=False, **attributes):
+        if attributes.get("ROLE") == "heading":
+            attributes.setdefault("aria-level", "2")
+        return super().starttag(node, tagname, suffix, empty, **attributes)
 
 
-#: sphinxcontrib-jquery's shim of the jQuery helpers Sphinx 5 had. rtd's
-#: JavaScript, the only jQuery code the theme brings, does not use it, and
-#: it is 4 KB of every page's 300 KB budget.
-JQUERY_SHIM = "_sphinx_javascript_frameworks_compat.js"
-
-
-def leave_out_jquery_shim(
+def translate_theme_words(
     app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
 ) -> None:
-    if "script_files" in context:
+    """Give the templates ``reprodocs_gettext``: every word of the theme is a
+    message of the reprodocs catalog (``make catalog`` extracts them)."""
+    context["reprodocs_gettext"] = theme_gettext
+
+
+def theme_gettext(message: str) -> str:
+    """A message of the theme in the reader's language: the reprodocs
+    catalog's translation, else that of Sphinx's catalog, where the messages
+    the theme shares with Sphinx and sphinx_rtd_theme have more languages."""
+    translated = get_translator(CATALOG).gettext(message)
+    return get_translator().gettext(message) if translated == message else translated
+
+
+#: sphinxcontrib-jquery's files, which sphinx_rtd_theme adds to every page
+#: for its theme.js. This theme's pages do not use jQuery: 94 KB of each.
+JQUERY_FILES = frozenset({"jquery.js", "_sphinx_javascript_frameworks_compat.js"})
+#: Sphinx's highlighter of search terms: needed on the search page (which
+#: records the terms) and on a page opened from its results, where
+#: reprodocs.js loads it. Left out of every page's scripts, 5 KB lighter.
+HIGHLIGHTER = "sphinx_highlight.js"
+
+
+def leave_out_scripts(
+    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
+) -> None:
+    """Leave jQuery out of every page, Sphinx's highlighter out of all but
+    the search page."""
+    if "script_files" not in context or not _uses_this_theme(app):
+        return
+    left_out = JQUERY_FILES if templatename == "search.html" else JQUERY_FILES | {HIGHLIGHTER}
+    context["script_files"] = [
+        script
+        for script in context["script_files"]
+        if posixpath.basename(getattr(script, "filename", script) or "") not in left_out
+    ]
+
+
+#: The ``type`` values of a script element a browser runs.
+JAVASCRIPT_TYPES = frozenset({"", "text/javascript", "application/javascript", "module"})
+
+
+def inline_scripts_to_files(
+    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
+) -> None:
+    """An inline script an extension adds (``app.add_js_file(None,
+    body=...)``, as sphinx.ext.mathjax does for ``mathjax3_config``) is
+    written to a file of its own in ``_static``, which the page loads
+    instead: a Content-Security-Policy without 'unsafe-inline' refuses it."""
+    if "script_files" in context and _uses_this_theme(app):
         context["script_files"] = [
-            script
-            for script in context["script_files"]
-            if posixpath.basename(getattr(script, "filename", script)) != JQUERY_SHIM
+            _from_file(app.outdir, script) for script in context["script_files"]
         ]
+
+
+def _from_file(outdir: str | os.PathLike[str], script):
+    attributes = getattr(script, "attributes", {})
+    body = attributes.get("body")
+    if not body or getattr(script, "filename", None):
+        return script
+    if attributes.get("type", "").lower() not in JAVASCRIPT_TYPES:
+        return script  # a data block, which no policy refuses
+    filename = f"_static/reprodocs-inline-{hashlib.sha256(body.encode()).hexdigest()[:16]}.js"
+    path = Path(outdir, filename)
+    if not path.exists():  # named by its content: the same file for every page
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f"{path.name}.{os.getpid()}")  # parallel writers
+        partial.write_text(body, encoding="utf-8")
+        partial.replace(path)
+    others = {key: value for key, value in attributes.items() if key != "body"}
+    return type(script)(filename, priority=script.priority, **others)
+
+
+def _uses_this_theme(app: Sphinx) -> bool:
+    theme = getattr(app.builder, "theme", None)
+    return theme is not None and theme.name == "reprodocs"
 
 
 def warn(message: str) -> None:
