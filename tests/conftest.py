@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+from sphinx import locale
 from sphinx.cmd.build import build_main
 
 pytest_plugins = ["sphinx.testing.fixtures"]
@@ -39,7 +40,14 @@ def build_demo(tmp_path_factory):
             out = tmp_path_factory.mktemp("demo")
             options = [argument for override in overrides for argument in ("-D", override)]
             arguments = ["-W", "-n", "-q", "-b", "html", "-d", str(out / "doctrees"), *options]
-            assert build_main([*arguments, str(DEMO), str(out / "html")]) == 0
+            try:
+                assert build_main([*arguments, str(DEMO), str(out / "html")]) == 0
+            finally:
+                # Sphinx keeps each catalog's translator for the process and
+                # only adds fallbacks to it: a build in zh_CN would translate
+                # every later build of the session (sphinx.testing clears it
+                # after each test app; build_main does not).
+                locale.translators.clear()
             built[overrides] = out / "html"
         return built[overrides]
 
