@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -26,6 +28,19 @@ BACKWARD_TEXT = (
 @pytest.fixture(scope="session")
 def rootdir() -> Path:
     return Path(__file__).parent / "roots"
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory) -> Path:
+    """The package's wheel, built once per test run."""
+    out = tmp_path_factory.mktemp("wheel")
+    repo = Path(__file__).parents[1]
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out), str(repo)],
+        check=True,
+    )
+    (wheel,) = out.glob("reprodocs-*.whl")
+    return wheel
 
 
 @pytest.fixture

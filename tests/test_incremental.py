@@ -104,6 +104,7 @@ def index_of(outdir: Path) -> tuple[str, str]:
     return (outdir / "nondeterministic.json").read_text(), str(article)
 
 
+@pytest.mark.slow
 @settings(
     max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

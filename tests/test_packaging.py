@@ -60,23 +60,14 @@ def test_setup_metadata(make_app, tmp_path):
     assert app.registry.get_envversion(app)["reprodocs"] == reprodocs.ENV_VERSION
 
 
-@pytest.fixture(scope="session")
-def wheel(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out), str(REPO)],
-        check=True,
-    )
-    (wheel,) = out.glob("reprodocs-*.whl")
-    return wheel
-
-
+@pytest.mark.slow
 def test_wheel_carries_templates_and_catalogs(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "reprodocs/templates/reprodocs/note.rst" in names
     assert "reprodocs/locale/zh_CN/LC_MESSAGES/reprodocs.mo" in names
 
 
+@pytest.mark.slow
 def test_installed_wheel_builds_notes(wheel, tmp_path, rootdir):
     target = tmp_path / "site"
     subprocess.run(

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import zipfile
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -11,8 +9,6 @@ from pathlib import Path
 import pytest
 
 from conftest import parse_html, text_of
-
-REPO = Path(__file__).parents[1]
 
 #: The links every page has whatever the options: the credits line.
 CREDITS = {
@@ -247,25 +243,17 @@ def test_private_and_light_by_construction(build_theme):
     assert {a.get_text() for a in soup.select("a.headerlink")} == {"¶"}
 
 
-def test_wheel_carries_the_theme(tmp_path):
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--quiet",
-            "--no-deps",
-            "-w",
-            str(tmp_path),
-            str(REPO),
-        ],
-        check=True,
-    )
-    (wheel,) = tmp_path.glob("reprodocs-*.whl")
+@pytest.mark.slow
+def test_wheel_carries_the_theme(wheel):
     archive = zipfile.ZipFile(wheel)
     names = set(archive.namelist())
-    for name in ("theme.toml", "layout.html", "static/reprodocs.css", "static/reprodocs.js"):
+    for name in (
+        "theme.toml",
+        "theme.conf",
+        "layout.html",
+        "static/reprodocs.css",
+        "static/reprodocs.js",
+    ):
         assert f"reprodocs/templates/theme/{name}" in names
     (entry_points_txt,) = [n for n in names if n.endswith(".dist-info/entry_points.txt")]
     text = archive.read(entry_points_txt).decode()

@@ -22,6 +22,8 @@ from urllib.parse import urlsplit
 import pytest
 from sphinx.cmd.build import build_main
 
+pytestmark = pytest.mark.slow
+
 DEMO = Path(__file__).parents[1] / "demo"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
