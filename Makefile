@@ -41,9 +41,11 @@ test-fast: $(VENV)/.test-installed
 test-sphinx72:
 	$(MAKE) test VENV=.venv-sphinx72 SPHINX_PIN='sphinx==7.2.6'
 
-test-matrix:
-	$(foreach line,$(SPHINX_LINES),$(MAKE) test-fast VENV=.venv-sphinx$(subst .,,$(line)) \
-		SPHINX_PIN='sphinx==$(line).*' &&) true
+# One target per line (`make -k test-matrix` goes on past a failing line).
+test-matrix: $(addprefix test-sphinx-,$(SPHINX_LINES))
+
+test-sphinx-%:
+	$(MAKE) test-fast VENV=.venv-sphinx$(subst .,,$*) SPHINX_PIN='sphinx==$*.*'
 
 # The demo inside pytorch_sphinx_theme2, PyTorch's docs theme, which pins
 # Sphinx <= 7.2.6: in a venv of its own, into build/html-pytorch2.
