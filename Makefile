@@ -98,4 +98,4 @@ wheel: $(VENV)/.test-installed
 	$(BIN)/python -m pip wheel --quiet --no-deps -w dist .
 
 clean:
-	rm -rf build dist $(VENV) .venv-sphinx* $(PYTORCH2_VENV)
+	rm -rf build dist $(VENV) .venv-sphinx* .venv-py* $(PYTORCH2_VENV)
