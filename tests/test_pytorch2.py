@@ -19,7 +19,7 @@ from conftest import BACKWARD_TEXT, notes_in, parse_html, text_of
 
 DEMO = Path(__file__).parents[1] / "demo"
 REQUIRED = os.environ.get("REPRODOCS_REQUIRE_PYTORCH2") == "1"
-#: Where the Reproducibility page is, as the theme's Markdown links it.
+#: The Reproducibility page, as the notes' links name it.
 LINK = "notes/randomness"
 
 
@@ -51,7 +51,7 @@ def site(tmp_path_factory) -> Path:
     return out / "html"
 
 
-def test_pages_are_the_theme_s(site):
+def test_pages_are_written_by_pytorch_sphinx_theme2(site):
     soup = parse_html(site / "cuda_deterministic_backward.html")
     stylesheets = [link["href"] for link in soup.select('link[rel="stylesheet"]')]
     assert any("pydata-sphinx-theme.css" in href for href in stylesheets), stylesheets
@@ -59,7 +59,7 @@ def test_pages_are_the_theme_s(site):
     assert soup.select_one("article.bd-article") is not None
 
 
-def test_notes_in_the_theme_s_admonition_style(site):
+def test_notes_are_the_theme_s_admonitions(site):
     soup = parse_html(site / "cuda_deterministic_backward.html")
     (note,) = notes_in(soup.select_one("article.bd-article"))
     assert note.select_one("p.admonition-title").get_text() == "Note"
@@ -68,7 +68,7 @@ def test_notes_in_the_theme_s_admonition_style(site):
     assert paragraph.find("a")["href"] == f"{LINK}.html"
 
 
-def test_table_in_the_theme_s_table_style(site):
+def test_tables_have_the_theme_s_table_style(site):
     soup = parse_html(site / "notes" / "randomness.html")
     tables = soup.select("table.nondeterministic-ops")
     assert tables
