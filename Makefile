@@ -7,7 +7,12 @@ SPHINXOPTS ?= -W -n --keep-going
 # Extra requirements, e.g. SPHINX_PIN='sphinx<9' VENV=.venv-sphinx8 to test Sphinx 8.
 SPHINX_PIN ?=
 
-.PHONY: demo test bench bench-read bench-incremental bench-themes catalog wheel screenshots clean
+# The Sphinx lines between the oldest supported (7.2.6) and the newest (.venv's):
+# `make test-matrix` runs the fast tests on each, in a venv of its own.
+SPHINX_LINES := 7.3 7.4 8.0 8.1 8.2
+
+.PHONY: demo test test-fast test-sphinx72 test-matrix demo-pytorch2 test-pytorch2 \
+	bench bench-read bench-incremental bench-themes catalog wheel screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +32,36 @@ demo: $(VENV)/.demo-installed
 
 test: $(VENV)/.test-installed
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The tests not marked slow (no browser, no long hypothesis runs, no wheel).
+test-fast: $(VENV)/.test-installed
+	$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
+
+# Every test on the oldest Sphinx supported, the one PyTorch's docs build with.
+test-sphinx72:
+	$(MAKE) test VENV=.venv-sphinx72 SPHINX_PIN='sphinx==7.2.6'
+
+# One target per line (`make -k test-matrix` goes on past a failing line).
+test-matrix: $(addprefix test-sphinx-,$(SPHINX_LINES))
+
+test-sphinx-%:
+	$(MAKE) test-fast VENV=.venv-sphinx$(subst .,,$*) SPHINX_PIN='sphinx==$*.*'
+
+# The demo inside pytorch_sphinx_theme2, PyTorch's docs theme, which pins
+# Sphinx <= 7.2.6: in a venv of its own, into build/html-pytorch2.
+PYTORCH2_VENV := .venv-pytorch2
+
+$(PYTORCH2_VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(PYTORCH2_VENV)
+	$(PYTORCH2_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(PYTORCH2_VENV)/bin/python -m pip install --quiet -e '.[demo,test,pytorch2]'
+	touch $@
+
+demo-pytorch2: $(PYTORCH2_VENV)/.installed
+	$(PYTORCH2_VENV)/bin/sphinx-build $(SPHINXOPTS) -b html -c demo/pytorch2 demo build/html-pytorch2
+
+test-pytorch2: $(PYTORCH2_VENV)/.installed
+	REPRODOCS_REQUIRE_PYTORCH2=1 $(PYTORCH2_VENV)/bin/python -m pytest tests/test_pytorch2.py
 
 # Benchmarks (long: see README "Performance"). Peers that pin an old Sphinx
 # go, without their dependencies, to a directory only their runs see.
@@ -63,4 +98,4 @@ wheel: $(VENV)/.test-installed
 	$(BIN)/python -m pip wheel --quiet --no-deps -w dist .
 
 clean:
-	rm -rf build dist $(VENV)
+	rm -rf build dist $(VENV) .venv-sphinx* .venv-py* $(PYTORCH2_VENV)

@@ -9,8 +9,15 @@ import pytest
 from bs4 import BeautifulSoup
 from sphinx import locale
 from sphinx.cmd.build import build_main
+from sphinx.testing.util import SphinxTestApp
 
 pytest_plugins = ["sphinx.testing.fixtures"]
+
+if not hasattr(SphinxTestApp, "warning"):
+    # Sphinx 7.2's test application keeps its streams as the private _status
+    # and _warning (7.3 made them the public status and warning the tests use).
+    SphinxTestApp.status = property(lambda app: app._status)
+    SphinxTestApp.warning = property(lambda app: app._warning)
 
 #: The paragraph of PyTorch 1.4's cuda_deterministic_backward.html, whitespace collapsed.
 BACKWARD_TEXT = (

@@ -4,10 +4,12 @@ parallel builds what serial builds give, and builds are reproducible."""
 from __future__ import annotations
 
 import filecmp
+import json
 import shutil
 from pathlib import Path
 
 import pytest
+import sphinx
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -102,6 +104,7 @@ def index_of(outdir: Path) -> tuple[str, str]:
     return (outdir / "nondeterministic.json").read_text(), str(article)
 
 
+@pytest.mark.slow
 @settings(
     max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -177,9 +180,25 @@ def differing_files(left: Path, right: Path) -> list[str]:
         relative = path.relative_to(left)
         if path.is_dir() or relative.parts[0] == ".doctrees" or relative.name == ".buildinfo":
             continue
-        if not filecmp.cmp(path, right / relative, shallow=False):
+        if not filecmp.cmp(path, right / relative, shallow=False) and not (
+            relative.name == "searchindex.js" and same_search_index(path, right / relative)
+        ):
             different.append(str(relative))
     return different
+
+
+def same_search_index(left: Path, right: Path) -> bool:
+    """Whether two search indexes hold the same data, on Sphinx before 7.3 only:
+    it writes the titles of a parallel build in the order the processes read
+    them (from 7.3 on, the file itself must be identical)."""
+    if sphinx.version_info >= (7, 3):
+        return False
+
+    def data(path: Path) -> object:
+        text = path.read_text(encoding="utf-8")
+        return json.loads(text.removeprefix("Search.setIndex(").removesuffix(")"))
+
+    return data(left) == data(right)
 
 
 def test_parallel_build_is_byte_identical(make_app, project, tmp_path):

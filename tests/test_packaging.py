@@ -63,6 +63,7 @@ def test_setup_metadata(make_app, tmp_path):
     assert app.registry.get_envversion(app)["reprodocs"] == reprodocs.ENV_VERSION
 
 
+@pytest.mark.slow
 def test_wheel_carries_templates_and_catalogs(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "reprodocs/templates/reprodocs/wording/pytorch-1.4.rst" in names
@@ -70,6 +71,7 @@ def test_wheel_carries_templates_and_catalogs(wheel):
     assert "reprodocs/locale/zh_CN/LC_MESSAGES/reprodocs.mo" in names
 
 
+@pytest.mark.slow
 def test_installed_wheel_builds_notes(installed_wheel, tmp_path, rootdir):
     # PYTHONPATH comes before the editable install of the checkout.
     probe = subprocess.run(

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import re
 import runpy
-import subprocess
-import sys
 import zipfile
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -13,8 +11,6 @@ from pathlib import Path
 import pytest
 
 from conftest import DEMO, parse_html, text_of
-
-REPO = Path(__file__).parents[1]
 
 #: The links every page has whatever the options: the credits line.
 CREDITS = {
@@ -355,25 +351,17 @@ def test_the_theme_speaks_the_projects_language(build_demo):
     assert index.select_one(".reprodocs-color-scheme-button")["title"] == "深色模式"
 
 
-def test_wheel_carries_the_theme(tmp_path):
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--quiet",
-            "--no-deps",
-            "-w",
-            str(tmp_path),
-            str(REPO),
-        ],
-        check=True,
-    )
-    (wheel,) = tmp_path.glob("reprodocs-*.whl")
+@pytest.mark.slow
+def test_wheel_carries_the_theme(wheel):
     archive = zipfile.ZipFile(wheel)
     names = set(archive.namelist())
-    for name in ("theme.toml", "layout.html", "static/reprodocs.css", "static/reprodocs.js"):
+    for name in (
+        "theme.toml",
+        "theme.conf",
+        "layout.html",
+        "static/reprodocs.css",
+        "static/reprodocs.js",
+    ):
         assert f"reprodocs/templates/theme/{name}" in names
     (entry_points_txt,) = [n for n in names if n.endswith(".dist-info/entry_points.txt")]
     text = archive.read(entry_points_txt).decode()

@@ -26,6 +26,8 @@ from urllib.parse import urlsplit
 import pytest
 from sphinx.cmd.build import build_main
 
+pytestmark = pytest.mark.slow
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",

@@ -120,10 +120,10 @@ class NondeterministicDirective(SphinxDirective):
     def enclosing_operation(self) -> str:
         """The fully-qualified name of the object description the directive is
         in (``py:function``, ``py:method``, autodoc output...), or ""."""
-        current = getattr(self.env, "current_document", None)  # Sphinx 9
+        current = getattr(self.env, "current_document", None)  # Sphinx 8.2 and later
         if current is not None:
             name = current.obj_desc_name
-        else:  # Sphinx 8 keeps the domain's own name, a tuple for Python
+        else:  # Sphinx 7.2 to 8.1 keep the domain's own name, a tuple for Python
             name = self.env.temp_data.get("object") or ""
             if isinstance(name, tuple):
                 name = name[0]
