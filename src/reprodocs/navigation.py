@@ -53,7 +53,9 @@ OPTIONS = frozenset({"collapse", "maxdepth", "titles_only", "includehidden"})
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    app.connect("env-updated", rewrite_pages_when_menu_changes)
+    # After Sphinx numbers the sections of numbered toctrees (its own
+    # env-get-updated handler): the menu shows the numbers.
+    app.connect("env-get-updated", rewrite_pages_when_menu_changes, priority=900)
     app.connect("html-page-context", serve_menu)
     # Reading is untouched. Writing in parallel, each process resolves the
     # menus it needs (or inherits them from the main one): pages are equal.
@@ -110,7 +112,7 @@ def toctree(
 
 
 def rewrite_pages_when_menu_changes(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """``env-updated``: forget the menus of the last build; when the menu
+    """``env-get-updated``: forget the menus of the last build; when the menu
     changed (a page added, removed or retitled), have every page written
     again, not only those Sphinx rewrites (the changed pages' toctree parents)."""
     forget_menus(app.builder)
@@ -215,6 +217,12 @@ class _List:
     parent: _Item | None = None
     #: The ``:maxdepth:`` of the toctree a top-level list comes from.
     toctree_maxdepth: int = -1
+    #: False for a list holding nothing but a toctree left unresolved (a
+    #: hidden one): Sphinx's writer leaves it out rather than write ``<ul></ul>``.
+    shown: bool = True
+    #: "simple" for a list left empty (its items were in ``only`` nodes):
+    #: docutils' writer finds it compactable (``html_compact_lists``).
+    compact: str = ""
 
 
 @dataclass(eq=False, slots=True)
@@ -232,6 +240,12 @@ class _Menu:
     directories: Counter[str] = field(default_factory=Counter)
     #: Each document's toctree parent, the last one Sphinx finds.
     parent_of: dict[str, str] = field(default_factory=dict)
+    #: Documents without ``:tocdepth:`` whose table of contents holds ``only``
+    #: nodes: on pages they lead to, Sphinx copies their entry whole, ``only``
+    #: nodes and all, which changes what it shows there (``:titlesonly:``
+    #: lifts toctrees out of them, items in them get no classes). Those pages
+    #: get Sphinx's own menu.
+    whole_copies_differ: set[str] = field(default_factory=set)
 
     def ancestors(self, docname: str) -> set[str]:
         """Sphinx's ``_get_toctree_ancestors``: the page and the documents up
@@ -259,10 +273,14 @@ def menu_html(
         return None
     if not menu.lists:
         return ""
+    ancestors: set[str] | None = menu.ancestors(pagename)
+    if not ancestors.isdisjoint(menu.whole_copies_differ):
+        return None
     # As Sphinx: when collapsing, a document's entry keeps no nested lists
     # unless it leads to the page (and has no :tocdepth:); nothing below it
-    # is marked either.
-    ancestors = menu.ancestors(pagename) if collapse else None
+    # is marked either. Without collapsing, the documents leading to it
+    # change nothing.
+    ancestors = ancestors if collapse else None
     current, expanded, marked = _marks(menu, pagename, ancestors)
     page = _PageContext(
         builder,
@@ -296,8 +314,13 @@ class _PageContext:
     ancestors: set[str] | None = None
 
     def list_html(self, ul: _List, depth: int, maxdepth: int) -> Iterator[str]:
+        if not ul.shown:
+            return
         yield ul.caption
-        yield '<ul class="current">\n' if id(ul) in self.current else "<ul>\n"
+        if id(ul) in self.current:
+            yield '<ul class="current">\n'
+        else:
+            yield f'<ul class="{ul.compact}">\n' if ul.compact else "<ul>\n"
         marked = self.marked.get(id(ul), ())
         shared = self.unmarked_items(ul, depth, maxdepth)
         if shared is None:
@@ -439,6 +462,12 @@ def _resolve(builder: StandaloneHTMLBuilder, titles_only: bool, includehidden: b
     menu.directories.update(
         builder.get_target_uri(docname).rpartition("/")[0] for docname in env.found_docs
     )
+    menu.whole_copies_differ = {
+        docname
+        for docname, toc in env.tocs.items()
+        if env.metadata[docname].get("tocdepth", 0) <= 0
+        and next(toc.findall(addnodes.only), None) is not None
+    }
     adapter = TocTree(env)
     # Not env.master_doctree: a cached property, which would be pickled with
     # the environment when read before the end of the reading phase.
@@ -468,6 +497,9 @@ def _resolve(builder: StandaloneHTMLBuilder, titles_only: bool, includehidden: b
 
 def _list(node: nodes.bullet_list, caption: str, parent: _Item | None, render, menu: _Menu) -> _List:
     ul = _List(caption=caption, parent=parent)
+    ul.shown = not (len(node) == 1 and isinstance(node[0], addnodes.toctree))
+    if len(node) == 0 and render.builder.config.html_compact_lists:
+        ul.compact = "simple"
     for child in node.children:
         if isinstance(child, nodes.list_item):
             item = _item(child, ul, render, menu)
