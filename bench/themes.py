@@ -71,6 +71,9 @@ intersphinx_mapping = {}
 html_theme_path = []
 '''
 
+#: The generated site's pages besides its N API pages.
+GENERATED_EXTRA_PAGES = ("index", "notes/randomness")
+
 THEMES = ("sphinx_rtd_theme", "alabaster", "classic", "furo", "reprodocs")
 FLOOR = ("basic", "sphinx")
 
@@ -137,8 +140,8 @@ def django_site() -> Path:
     return src
 
 
-def run(sites: list[tuple[str, Path]], themes: list[str], without_max: int, repeats: int,
-        save) -> dict:  # fmt: skip
+def run(sites: list[tuple[str, Path]], configs: list[tuple[str, str]], without_max: int,
+        repeats: int, save) -> dict:  # fmt: skip
     results: dict = {
         "runs": {},
         "python": platform.python_version(),
@@ -147,14 +150,15 @@ def run(sites: list[tuple[str, Path]], themes: list[str], without_max: int, repe
     }
     for site, src in sites:
         n = len(list(src.rglob("*.rst"))) + len(list(src.rglob("*.txt")))
-        configs = [
+        runs = [
             (theme, menu)
-            for theme, menu in configurations(themes)
-            if menu != "sphinx" or site != "generated" or n <= without_max + 1
-        ]
+            for theme, menu in configs
+            if (theme, menu) == FLOOR or menu != "sphinx" or site != "generated"
+            or n <= without_max + len(GENERATED_EXTRA_PAGES)
+        ]  # fmt: skip
         for repeat in range(repeats):
             # Alternate the order, so that drift on the machine hits all alike.
-            for theme, menu in configs if repeat % 2 == 0 else configs[::-1]:
+            for theme, menu in runs if repeat % 2 == 0 else runs[::-1]:
                 measured = timed_build(theme, menu, src, WORK / f"out-{src.name}-{theme}-{menu}")
                 key = f"{site}/{src.name}/{theme}/{menu}"
                 results["runs"].setdefault(key, {"pages": n, "runs": []})["runs"].append(measured)
@@ -263,6 +267,10 @@ def main(argv: list[str] | None = None) -> int:
         "--site", choices=("generated", "django", "both"), default="both", help="which sites"
     )
     parser.add_argument("--theme", action="append", choices=THEMES, help="themes (default: all)")
+    parser.add_argument(
+        "--menu", action="append", choices=("linear", "sphinx", "floor"),
+        help="which builds: with the extension, without, the floor (default: all)",
+    )  # fmt: skip
     parser.add_argument("-r", "--repeats", type=int, default=1, help="runs per configuration")
     parser.add_argument(
         "--without-max", type=int, default=1000,
@@ -290,7 +298,13 @@ def main(argv: list[str] | None = None) -> int:
                       for n in sorted(set(args.pages or [250, 500, 1000, 2000]))]  # fmt: skip
         if args.site in ("django", "both"):
             sites.append(("django", django_site()))
-        results = run(sites, args.theme or list(THEMES), args.without_max, args.repeats, save)
+        menus = args.menu or ["linear", "sphinx", "floor"]
+        configs = [
+            (theme, menu)
+            for theme, menu in configurations(args.theme or list(THEMES))
+            if ("floor" if (theme, menu) == FLOOR else menu) in menus
+        ]
+        results = run(sites, configs, args.without_max, args.repeats, save)
     print(markdown(results))
     if args.plot:
         plot(results, args.plot)

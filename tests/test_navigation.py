@@ -8,6 +8,8 @@ import shutil
 import pytest
 from bs4 import BeautifulSoup
 
+from reprodocs.navigation import menu_html
+
 
 OPTIONS = [
     dict(zip(("collapse", "maxdepth", "titles_only", "includehidden"), values, strict=True))
@@ -37,7 +39,8 @@ def warnings_of(app) -> str:
 def capture_menus(app, options_sets) -> list:
     """Have every page's ``toctree()`` called with every option set, both
     Sphinx's own (before the extension serves the page) and the extension's
-    (after it): a list of (page, options, Sphinx's menu, ours)."""
+    (after it): a list of (page, options, Sphinx's menu, ours, whether ours
+    came from the linear menu rather than from Sphinx's)."""
     pairs = []
     sphinx_toctrees = {}
 
@@ -50,8 +53,17 @@ def capture_menus(app, options_sets) -> list:
             return
         assert context["toctree"] is not sphinx_toctree  # the extension serves it
         for options in options_sets:
+            linear = menu_html(
+                app.builder, pagename, **{**options, "maxdepth": int(options["maxdepth"] or 0)}
+            )
             pairs.append(
-                (pagename, options, sphinx_toctree(**options), context["toctree"](**options))
+                (
+                    pagename,
+                    options,
+                    sphinx_toctree(**options),
+                    context["toctree"](**options),
+                    linear is not None,
+                )
             )
 
     app.connect("html-page-context", before, priority=100)
@@ -80,11 +92,12 @@ def menus(make_app, rootdir, tmp_path, request):
 def test_menu_is_sphinx_menu_on_every_page(menus):
     pages = {page for page, *_ in menus}
     assert {"index", "notes/first", "notes/nested", "api/op_b", "api/other", "hidden/one"} <= pages
-    for pagename, options, sphinx_menu, our_menu in menus:
+    for pagename, options, sphinx_menu, our_menu, linear in menus:
+        assert linear, (pagename, options)
         assert our_menu == sphinx_menu, (pagename, options)
     # The comparison has something to compare: current marks and collapsed branches.
-    assert any('class="current reference internal"' in sphinx for _, _, sphinx, _ in menus)
-    assert any(sphinx != other for (_, _, sphinx, _), (_, _, other, _) in itertools.pairwise(menus))
+    assert any('class="current reference internal"' in sphinx for _, _, sphinx, *_ in menus)
+    assert any(a[2] != b[2] for a, b in itertools.pairwise(menus))
 
 
 MENU_OPTIONS = [

@@ -6,6 +6,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from sphinx import addnodes
+from sphinx.environment.adapters.toctree import TocTree
 from test_navigation import OPTIONS, capture_menus
 
 #: Title words: plain, with markup, escaped characters, and the words once
@@ -108,7 +110,7 @@ def sites(draw) -> dict[str, str]:
 
 
 @settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture],
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture],
     phases=[Phase.explicit, Phase.reuse, Phase.generate],  # DEBUG
 )
 @given(files=sites(), builder=st.sampled_from(("html", "dirhtml")))
@@ -123,5 +125,18 @@ def test_menu_is_sphinx_menu_on_generated_trees(make_app, tmp_path_factory, file
     pairs = capture_menus(app, OPTIONS)
     app.build()
     assert {page for page, *_ in pairs} >= {"index"}
-    for pagename, options, sphinx_menu, our_menu in pairs:
+    for pagename, options, sphinx_menu, our_menu, linear in pairs:
         assert our_menu == sphinx_menu, (pagename, options)
+        # Linear, save where a document leading to the page has, without
+        # :tocdepth:, "only" in its table of contents.
+        assert linear or not whole_copies_differ(app.env).isdisjoint(
+            TocTree(app.env).get_toctree_ancestors(pagename)
+        ), (pagename, options)
+
+
+def whole_copies_differ(env) -> set[str]:
+    return {
+        docname
+        for docname, toc in env.tocs.items()
+        if not env.metadata[docname].get("tocdepth") and any(toc.findall(addnodes.only))
+    }

@@ -124,7 +124,7 @@ def rewrite_pages_when_menu_changes(app: Sphinx, env: BuildEnvironment) -> list[
     return sorted(env.found_docs) if old is not None and old != new else []
 
 
-def _menus(builder: StandaloneHTMLBuilder) -> dict[tuple[bool, bool], _Menu | None]:
+def _menus(builder: StandaloneHTMLBuilder) -> dict[tuple[bool, bool], _Menu]:
     """The menus resolved in this build, by (titles_only, includehidden)."""
     menus = getattr(builder, "reprodocs_menus", None)
     if menus is None:
@@ -142,8 +142,6 @@ def fingerprint(builder: StandaloneHTMLBuilder) -> str:
     """A digest of everything any page's menu can show, whatever the options:
     links, titles, captions, nesting, each document's ``:tocdepth:``."""
     menu = _resolved_menu(builder, titles_only=False, includehidden=True)
-    if menu is None:
-        return ""
 
     def entries(ul: _List) -> Iterator[tuple]:
         yield ("list", ul.caption, ul.toctree_maxdepth)
@@ -246,6 +244,9 @@ class _Menu:
     #: lifts toctrees out of them, items in them get no classes). Those pages
     #: get Sphinx's own menu.
     whole_copies_differ: set[str] = field(default_factory=set)
+    #: False when a link is not one this module renders as the builder does
+    #: (attributes it does not write): Sphinx's own menu then, on every page.
+    renders_as_sphinx: bool = True
 
     def ancestors(self, docname: str) -> set[str]:
         """Sphinx's ``_get_toctree_ancestors``: the page and the documents up
@@ -269,10 +270,10 @@ def menu_html(
     """What ``toctree(...)`` returns for *pagename*, in the same HTML; None
     where the tree holds links this module does not render (Sphinx's then)."""
     menu = _resolved_menu(builder, titles_only=bool(titles_only), includehidden=bool(includehidden))
-    if menu is None:
-        return None
     if not menu.lists:
         return ""
+    if not menu.renders_as_sphinx:
+        return None
     ancestors: set[str] | None = menu.ancestors(pagename)
     if not ancestors.isdisjoint(menu.whole_copies_differ):
         return None
@@ -440,7 +441,7 @@ _NO_PAGE = "\x00"
 
 def _resolved_menu(
     builder: StandaloneHTMLBuilder, *, titles_only: bool, includehidden: bool
-) -> _Menu | None:
+) -> _Menu:
     menus = _menus(builder)
     key = (titles_only, includehidden)
     if key not in menus:
@@ -448,10 +449,9 @@ def _resolved_menu(
     return menus[key]
 
 
-def _resolve(builder: StandaloneHTMLBuilder, titles_only: bool, includehidden: bool) -> _Menu | None:
+def _resolve(builder: StandaloneHTMLBuilder, titles_only: bool, includehidden: bool) -> _Menu:
     """What ``global_toctree_for_doc`` resolves, for no page in particular and
-    not yet pruned to a depth: the marks of a page are set before pruning.
-    None if a link is not one this module renders as the builder does."""
+    not yet pruned to a depth: the marks of a page are set before pruning."""
     env = builder.env
     docnames: list[str] = []
     recorder = _LinkRecorder(docnames, builder.tags)
@@ -492,7 +492,8 @@ def _resolve(builder: StandaloneHTMLBuilder, titles_only: bool, includehidden: b
                 top.toctree_maxdepth = toctree_node.get("maxdepth", -1)
                 menu.lists.append(top)
                 caption = ""
-    return None if render.unsupported else menu
+    menu.renders_as_sphinx = render.as_builder
+    return menu
 
 
 def _list(node: nodes.bullet_list, caption: str, parent: _Item | None, render, menu: _Menu) -> _List:
@@ -544,7 +545,7 @@ class _Renderer:
     def __init__(self, builder: StandaloneHTMLBuilder, docnames: list[str]) -> None:
         self.builder = builder
         self.docnames = docnames
-        self.unsupported = False
+        self.as_builder = True  #: whether every link was rendered as the builder does
 
     def node(self, *children: nodes.Node) -> str:
         # In a toctree's paragraph, as in the tree: the HTML of captions
@@ -579,7 +580,7 @@ class _Renderer:
         whole = reference.deepcopy()
         whole["refuri"] = link.anchor if internal else refuri
         if self.node(whole) != start_tag(whole["refuri"], internal, False) + link.inner:
-            self.unsupported = True
+            self.as_builder = False
         return link
 
 
