@@ -47,7 +47,7 @@ DJANGO = "django==5.2.19"
 
 #: Appended to a site's conf.py: the theme and whether the extension is on
 #: come from the environment, so that every build reads the very same sources.
-CONF_TAIL = '''
+CONF_TAIL = """
 # -- bench/themes.py ---------------------------------------------------------
 import os as _bench_os
 
@@ -58,25 +58,26 @@ if html_theme == "classic":
     html_sidebars = {"**": ["globaltoc.html", "searchbox.html"]}
 elif html_theme == "basic":  # the floor: no menu at all
     html_sidebars = {"**": []}
-'''
+"""
 
-GENERATED_CONF = '''\
+GENERATED_CONF = """\
 project = "PyTorch-shaped benchmark"
 copyright = "2019, Torch Contributors"
 extensions = ["reprodocs"]
-'''
+"""
 
 #: Django's own settings that would reach the network or need its theme.
-DJANGO_CONF = '''
+DJANGO_CONF = """
 intersphinx_mapping = {}
 html_theme_path = []
-'''
+"""
 
 #: The generated site's pages besides its N API pages.
 GENERATED_EXTRA_PAGES = ("index", "notes/randomness")
 
 THEMES = ("sphinx_rtd_theme", "alabaster", "classic", "furo", "reprodocs")
 FLOOR = ("basic", "sphinx")
+
 
 #: (theme, menu): menu "linear" with the extension, "sphinx" without it. The
 #: reprodocs theme always sets the extension up.
@@ -217,8 +218,10 @@ def table(results: dict) -> str:
     runs = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
     lines += [
         "",
-        f"{runs} run(s) per row (median wall and CPU time, highest peak memory); "
-        f"Python {results['python']}, Sphinx {results['sphinx']}.",
+        (
+            f"{runs} run(s) per row (median wall and CPU time, highest peak memory); "
+            f"Python {results['python']}, Sphinx {results['sphinx']}."
+        ),
     ]
     return "\n".join(lines)
 
@@ -248,8 +251,10 @@ def plot(results: dict, path: Path) -> None:
                             if r["theme"] == theme and r["menu"] == menu)  # fmt: skip
             if not points:
                 continue
-            label = "floor (basic, no menu)" if (theme, menu) == FLOOR else (
-                f"{theme}" + (" + reprodocs.navigation" if menu == "linear" else "")
+            label = (
+                "floor (basic, no menu)"
+                if (theme, menu) == FLOOR
+                else (f"{theme}" + (" + reprodocs.navigation" if menu == "linear" else ""))
             )
             axes.plot(*zip(*points, strict=True), style, marker="o", label=label)
     axes.set_xlabel("pages")

@@ -10,7 +10,6 @@ from bs4 import BeautifulSoup
 
 from reprodocs.navigation import menu_html
 
-
 OPTIONS = [
     dict(zip(("collapse", "maxdepth", "titles_only", "includehidden"), values, strict=True))
     for values in itertools.product((True, False), (0, 1, 2, 4, ""), (False, True), (False, True))

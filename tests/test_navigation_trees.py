@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-
 from sphinx import addnodes
 from sphinx.environment.adapters.toctree import TocTree
+
 from test_navigation import OPTIONS, capture_menus
 
 #: Title words: plain, with markup, escaped characters, and the words once
@@ -124,7 +124,10 @@ def test_menu_is_sphinx_menu_on_generated_trees(make_app, tmp_path_factory, file
         (srcdir / name).parent.mkdir(parents=True, exist_ok=True)
         (srcdir / name).write_text(text, encoding="utf-8")
     app = make_app(
-        builder, srcdir=srcdir, freshenv=True, confoverrides={"extensions": ["reprodocs.navigation"]}
+        builder,
+        srcdir=srcdir,
+        freshenv=True,
+        confoverrides={"extensions": ["reprodocs.navigation"]},
     )
     pairs = capture_menus(app, OPTIONS)
     app.build()

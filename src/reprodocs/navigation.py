@@ -188,7 +188,9 @@ class _Link:
 def start_tag(href: str, internal: bool, current: bool) -> str:
     """The ``<a>`` start tag docutils writes for a toctree's reference
     (Sphinx's ``visit_reference``; classes, then attributes sorted)."""
-    classes = ("current " if current else "") + ("reference internal" if internal else "reference external")
+    classes = ("current " if current else "") + (
+        "reference internal" if internal else "reference external"
+    )
     return f'<a class="{classes}" href="{_attribute(href or "#")}">'
 
 
@@ -268,7 +270,8 @@ def menu_html(
     includehidden: object = False,
 ) -> str | None:
     """What ``toctree(...)`` returns for *pagename*, in the same HTML; None
-    where the tree holds links this module does not render (Sphinx's then)."""
+    where Sphinx's own is needed (see ``_Menu.renders_as_sphinx`` and
+    ``_Menu.whole_copies_differ``)."""
     menu = _resolved_menu(builder, titles_only=bool(titles_only), includehidden=bool(includehidden))
     if not menu.lists:
         return ""
@@ -496,7 +499,9 @@ def _resolve(builder: StandaloneHTMLBuilder, titles_only: bool, includehidden: b
     return menu
 
 
-def _list(node: nodes.bullet_list, caption: str, parent: _Item | None, render, menu: _Menu) -> _List:
+def _list(
+    node: nodes.bullet_list, caption: str, parent: _Item | None, render, menu: _Menu
+) -> _List:
     ul = _List(caption=caption, parent=parent)
     ul.shown = not (len(node) == 1 and isinstance(node[0], addnodes.toctree))
     if len(node) == 0 and render.builder.config.html_compact_lists:
@@ -562,12 +567,10 @@ class _Renderer:
         if internal:
             number, _, _ = refuri.partition("#")
             docname = self.docnames[int(number)]
+        # Sphinx's visit_reference writes a numbered toctree's section number.
         secnumber = reference.get("secnumber")
-        number = (
-            "%s%s" % (".".join(map(str, secnumber)), self.builder.config.html_secnumber_suffix)
-            if secnumber
-            else ""
-        )
+        suffix = self.builder.config.html_secnumber_suffix
+        number = f"{'.'.join(map(str, secnumber))}{suffix}" if secnumber else ""
         link = _Link(
             internal=internal,
             uri="" if internal else refuri,
