@@ -227,11 +227,14 @@ def table(results: dict) -> str:
 
 
 def merged(paths: list[Path]) -> dict:
-    """Saved results of several runs as one (same machine, same versions)."""
+    """Saved results of several runs as one (same machine, same versions):
+    the runs of a build measured in several files are all kept."""
     results: dict = {"runs": {}}
     for path in paths:
         saved = json.loads(path.read_text(encoding="utf-8"))
-        results["runs"].update(saved["runs"])
+        for key, entry in saved["runs"].items():
+            kept = results["runs"].setdefault(key, {"pages": entry["pages"], "runs": []})
+            kept["runs"] += entry["runs"]
         for key in ("python", "sphinx"):
             results[key] = saved[key]
     return results
@@ -245,18 +248,19 @@ def plot(results: dict, path: Path) -> None:
 
     rows = [r for r in summary(results) if r["site"] == "generated"]
     figure, axes = plt.subplots(figsize=(7.5, 4.5), dpi=120)
-    for theme in [FLOOR[0], *THEMES]:
-        for menu, style in (("linear", "-"), ("sphinx", "--")):
-            points = sorted((r["pages"], r["cpu"]) for r in rows
-                            if r["theme"] == theme and r["menu"] == menu)  # fmt: skip
-            if not points:
-                continue
-            label = (
-                "floor (basic, no menu)"
-                if (theme, menu) == FLOOR
-                else (f"{theme}" + (" + reprodocs.navigation" if menu == "linear" else ""))
-            )
-            axes.plot(*zip(*points, strict=True), style, marker="o", label=label)
+    colors = dict(zip(THEMES, ("C0", "C1", "C2", "C3", "C4"), strict=True))
+    for theme, menu in [FLOOR, *((t, m) for t in THEMES for m in ("linear", "sphinx"))]:
+        points = sorted((r["pages"], r["cpu"]) for r in rows
+                        if r["theme"] == theme and r["menu"] == menu)  # fmt: skip
+        if not points:
+            continue
+        if (theme, menu) == FLOOR:
+            style = {"color": "black", "linestyle": ":", "label": "floor (basic, no menu)"}
+        elif menu == "linear":
+            style = {"color": colors[theme], "label": f"{theme}, reprodocs.navigation"}
+        else:
+            style = {"color": colors[theme], "linestyle": "--", "label": f"{theme}, Sphinx's menu"}
+        axes.plot(*zip(*points, strict=True), marker="o", **style)
     axes.set_xlabel("pages")
     axes.set_ylabel("full HTML build, CPU seconds (median)")
     axes.set_title("Generated API site: build time against size")
@@ -287,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plot", type=Path, help="save a PNG plot here (needs matplotlib)")
     parser.add_argument(
         "--report", type=Path, nargs="+", metavar="JSON",
-        help="build nothing: report saved runs (a later file's runs replace an earlier one's)",
+        help="build nothing: report saved runs (of the same build in several files, all)",
     )  # fmt: skip
     args = parser.parse_args(argv)
 
