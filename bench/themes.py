@@ -1,6 +1,7 @@
 """Benchmark whole HTML builds with and without ``reprodocs.navigation``, theme
 by theme: sphinx_rtd_theme, alabaster, classic (with the ``globaltoc.html``
-sidebar), furo and the reprodocs theme (which always has the extension), on
+sidebar), furo, pydata-sphinx-theme and the reprodocs theme (which always has
+the extension), on
 the generated N-page API site (see :mod:`sites`) and on a real site, Django's
 ``docs/`` (its source package, fetched with pip into bench/_work). The floor
 is the basic theme without sidebars: a build that shows no menu at all.
@@ -75,7 +76,7 @@ html_theme_path = []
 #: The generated site's pages besides its N API pages.
 GENERATED_EXTRA_PAGES = ("index", "notes/randomness")
 
-THEMES = ("sphinx_rtd_theme", "alabaster", "classic", "furo", "reprodocs")
+THEMES = ("sphinx_rtd_theme", "alabaster", "classic", "furo", "pydata_sphinx_theme", "reprodocs")
 FLOOR = ("basic", "sphinx")
 
 
@@ -248,7 +249,7 @@ def plot(results: dict, path: Path) -> None:
 
     rows = [r for r in summary(results) if r["site"] == "generated"]
     figure, axes = plt.subplots(figsize=(7.5, 4.5), dpi=120)
-    colors = dict(zip(THEMES, ("C0", "C1", "C2", "C3", "C4"), strict=True))
+    colors = dict(zip(THEMES, ("C0", "C1", "C2", "C3", "C5", "C4"), strict=True))
     for theme, menu in [FLOOR, *((t, m) for t in THEMES for m in ("linear", "sphinx"))]:
         points = sorted((r["pages"], r["cpu"]) for r in rows
                         if r["theme"] == theme and r["menu"] == menu)  # fmt: skip
