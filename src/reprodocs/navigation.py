@@ -57,8 +57,10 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # env-get-updated handler): the menu shows the numbers.
     app.connect("env-get-updated", rewrite_pages_when_menu_changes, priority=900)
     app.connect("html-page-context", serve_menu)
-    # Reading is untouched. Writing in parallel, each process resolves the
-    # menus it needs (or inherits them from the main one): pages are equal.
+    # Reading is untouched. The menus are resolved when a page first asks for
+    # one; writing in parallel, the main process writes the first page itself
+    # and the writing processes inherit them (or resolve their own): the pages
+    # are the same.
     return {
         "version": __version__,
         "env_version": ENV_VERSION,
@@ -118,7 +120,7 @@ def rewrite_pages_when_menu_changes(app: Sphinx, env: BuildEnvironment) -> list[
     forget_menus(app.builder)
     if not renders_html_menu(app.builder):
         return []
-    new = fingerprint(app.builder)
+    new = fingerprint(env)
     old = getattr(env, "reprodocs_menu_fingerprint", None)
     env.reprodocs_menu_fingerprint = new  # pickled with the environment
     return sorted(env.found_docs) if old is not None and old != new else []
@@ -138,28 +140,20 @@ def forget_menus(builder: object) -> None:
         builder.reprodocs_menus = {}
 
 
-def fingerprint(builder: StandaloneHTMLBuilder) -> str:
+def fingerprint(env: BuildEnvironment) -> str:
     """A digest of everything any page's menu can show, whatever the options:
-    links, titles, captions, nesting, each document's ``:tocdepth:``."""
-    menu = _resolved_menu(builder, titles_only=False, includehidden=True)
-
-    def entries(ul: _List) -> Iterator[tuple]:
-        yield ("list", ul.caption, ul.toctree_maxdepth)
-        for item in ul.items:
-            link = item.link
-            yield (
-                "item",
-                item.classes,
-                item.entry,
-                link and (link.internal, link.uri, link.docname, link.anchor, link.inner),
-            )
-            for nested in item.lists:
-                yield from entries(nested)
-            yield ("end",)
-
+    every document's table of contents (its title, sections, toctrees with
+    their options and entries, section numbers), title and ``:tocdepth:``.
+    Read from the environment, without resolving any menu: a theme that asks
+    for none costs nothing more."""
+    digest = hashlib.sha256(env.config.root_doc.encode())
+    for docname in sorted(env.tocs):
+        tocdepth = env.metadata.get(docname, {}).get("tocdepth", 0)
+        title = env.titles[docname].astext() if docname in env.titles else ""
+        digest.update(repr((docname, tocdepth, title)).encode())
+        digest.update(env.tocs[docname].pformat().encode())
     # A digest, not hash(): it is compared with the one of an earlier process.
-    flat = tuple(entry for top in menu.lists for entry in entries(top))
-    return hashlib.sha256(repr(flat).encode()).hexdigest()
+    return digest.hexdigest()
 
 
 # -- A page's menu, derived from the resolved one ----------------------------------------
