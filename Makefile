@@ -63,14 +63,12 @@ demo-pytorch2: $(PYTORCH2_VENV)/.installed
 test-pytorch2: $(PYTORCH2_VENV)/.installed
 	REPRODOCS_REQUIRE_PYTORCH2=1 $(PYTORCH2_VENV)/bin/python -m pytest tests/test_pytorch2.py
 
-# Benchmarks (long: see README "Performance"). Peers that pin an old Sphinx
-# go, without their dependencies, to a directory only their runs see.
+# Benchmarks (long: see docs/performance.rst). The themes compared come with
+# the test extra (furo) or with Sphinx and reprodocs.
 bench: bench-read bench-incremental bench-themes
 
 $(VENV)/.bench-installed: pyproject.toml | $(VENV)/.test-installed
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
-	$(BIN)/python -m pip install --quiet --no-deps --target bench/_work/peers \
-		pytorch_sphinx_theme2==0.4.13 pydata-sphinx-theme==0.15.4 accessible-pygments
 	touch $@
 
 bench-read: $(VENV)/.bench-installed
@@ -80,7 +78,7 @@ bench-incremental: $(VENV)/.bench-installed
 	$(BIN)/python bench/incremental.py
 
 bench-themes: $(VENV)/.bench-installed
-	$(BIN)/python bench/themes.py --json bench/_work/themes.json --plot docs/images/build-time.png
+	$(BIN)/python bench/themes.py --json bench/results/themes.json --plot docs/images/build-time.png
 
 # Refresh the message template and the compiled catalogs after changing wording.
 catalog: $(VENV)/.test-installed

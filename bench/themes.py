@@ -1,21 +1,28 @@
-"""Benchmark whole HTML builds of the same N-page API site with the reprodocs
-theme and its peers: sphinx_rtd_theme and, if installed, pytorch_sphinx_theme2.
+"""Benchmark whole HTML builds with and without ``reprodocs.navigation``, theme
+by theme: sphinx_rtd_theme, alabaster, classic (with the ``globaltoc.html``
+sidebar), furo, pydata-sphinx-theme and the reprodocs theme (which always has
+the extension), on
+the generated N-page API site (see :mod:`sites`) and on a real site, Django's
+``docs/`` (its source package, fetched with pip into bench/_work). The floor
+is the basic theme without sidebars: a build that shows no menu at all.
 
-For each N the site is generated once (see :mod:`sites`); then each theme
-builds it (``python -m sphinx -b html -E -q``) in a fresh process, the themes
-alternating run by run, into an output directory of its own. Each run's wall
-time, CPU time (user + system) and peak memory (max RSS) come from the child
-process itself (``os.wait4``). Prints a Markdown table, with the ratio of each
-theme's median wall time to sphinx_rtd_theme's, and per-page times; saves the
-raw numbers (--json) and a plot of time against N (--plot, needs matplotlib).
-It reports; it never asserts on time. ::
+Each build (``python -m sphinx -b html -E -q``) runs in a fresh process, the
+configurations alternating, into an output directory of its own. Wall time,
+CPU time (user + system) and peak memory (max RSS) come from the child
+process itself (``os.wait4``). The raw numbers are saved after every build
+(--json), so that a run stopped early keeps what it measured. Prints a
+reStructuredText table with each build's CPU time as a ratio to the same
+theme's without the extension and to the floor (on a shared machine, wall
+time also measures whatever else runs); --plot draws CPU time against N. It
+reports; it never asserts on time. ::
 
-    python bench/themes.py                            # N = 250, 500, 1000, 2000
-    python bench/themes.py -n 400 -n 1000 -r 3 --plot docs/images/build-time.png
+    python bench/themes.py --json bench/results/themes.json        # N = 250 ... 2000
+    python bench/themes.py -n 250 --site generated --without-max 250
+    python bench/themes.py --site django --json bench/results/django.json
+    python bench/themes.py --report bench/results/*.json --plot docs/images/build-time.png
 
-pytorch_sphinx_theme2 pins Sphinx <= 7.2.6; ``make bench`` installs it and
-pydata-sphinx-theme 0.15.4 without dependencies into bench/_work/peers, which
-only its runs see (PYTHONPATH).
+Builds without the extension grow with the square of N (about 25 minutes at
+N = 2,000 on a 2-core machine), so they run only up to --without-max.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tarfile
 import time
 from pathlib import Path
 
@@ -36,52 +44,65 @@ import sphinx
 from sites import generate_site
 
 WORK = Path(__file__).resolve().parent / "_work"
-PEERS = WORK / "peers"
+DJANGO = "django==5.2.19"
 
-#: The site's conf.py: the theme comes from the environment, so that every
-#: theme builds the very same sources.
-CONF_PY = '''\
-import os
+#: Appended to a site's conf.py: the theme and whether the extension is on
+#: come from the environment, so that every build reads the very same sources.
+CONF_TAIL = """
+# -- bench/themes.py ---------------------------------------------------------
+import os as _bench_os
 
+html_theme = _bench_os.environ["BENCH_THEME"]
+if _bench_os.environ.get("BENCH_MENU") == "linear":
+    extensions = [*extensions, "reprodocs.navigation"]
+if html_theme == "classic":
+    html_sidebars = {"**": ["globaltoc.html", "searchbox.html"]}
+elif html_theme == "basic":  # the floor: no menu at all
+    html_sidebars = {"**": []}
+"""
+
+GENERATED_CONF = """\
 project = "PyTorch-shaped benchmark"
 copyright = "2019, Torch Contributors"
 extensions = ["reprodocs"]
-html_theme = os.environ["BENCH_THEME"]
-if html_theme == "pytorch_sphinx_theme2":
-    # What that theme's own documentation sets up.
-    import pytorch_sphinx_theme2
+"""
 
-    templates_path = [os.path.join(os.path.dirname(pytorch_sphinx_theme2.__file__), "templates")]
-    html_context = {"theme_variables": pytorch_sphinx_theme2.get_theme_variables()}
-'''
+#: Django's own settings that would reach the network or need its theme.
+DJANGO_CONF = """
+intersphinx_mapping = {}
+html_theme_path = []
+"""
 
-THEMES = ("reprodocs", "sphinx_rtd_theme", "pytorch_sphinx_theme2")
-BASELINE = "sphinx_rtd_theme"
+#: The generated site's pages besides its N API pages.
+GENERATED_EXTRA_PAGES = ("index", "notes/randomness")
 
-
-def available_themes() -> list[str]:
-    themes = ["reprodocs", "sphinx_rtd_theme"]
-    if (PEERS / "pytorch_sphinx_theme2").is_dir():
-        themes.append("pytorch_sphinx_theme2")
-    return themes
+THEMES = ("sphinx_rtd_theme", "alabaster", "classic", "furo", "pydata_sphinx_theme", "reprodocs")
+FLOOR = ("basic", "sphinx")
 
 
-def timed_build(theme: str, src: Path, out: Path, jobs: int) -> dict[str, float]:
+#: (theme, menu): menu "linear" with the extension, "sphinx" without it. The
+#: reprodocs theme always sets the extension up.
+def configurations(themes: list[str]) -> list[tuple[str, str]]:
+    configs = [FLOOR]
+    for theme in themes:
+        configs.append((theme, "linear"))
+        if theme != "reprodocs":
+            configs.append((theme, "sphinx"))
+    return configs
+
+
+def timed_build(theme: str, menu: str, src: Path, out: Path) -> dict[str, float]:
     """One fresh build; wall and CPU seconds and peak memory of the process."""
     shutil.rmtree(out, ignore_errors=True)
-    env = {**os.environ, "BENCH_THEME": theme}
-    if theme == "pytorch_sphinx_theme2":
-        env["PYTHONPATH"] = str(PEERS)
-    command = [sys.executable, "-m", "sphinx", "-b", "html", "-E", "-q", "-j", str(jobs)]
+    env = {**os.environ, "BENCH_THEME": theme, "BENCH_MENU": menu}
+    command = [sys.executable, "-m", "sphinx", "-b", "html", "-E", "-q", str(src), str(out)]
     start = time.perf_counter()
-    process = subprocess.Popen(
-        [*command, str(src), str(out)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - start
     errors = process.stderr.read().decode() if process.stderr else ""
     if os.waitstatus_to_exitcode(status):
-        sys.exit(f"{theme} failed to build {src}:\n{errors}")
+        sys.exit(f"{theme} ({menu}) failed to build {src}:\n{errors}")
     return {
         "wall": wall,
         "cpu": usage.ru_utime + usage.ru_stime,
@@ -89,81 +110,134 @@ def timed_build(theme: str, src: Path, out: Path, jobs: int) -> dict[str, float]
     }
 
 
-def run(sizes: list[int], repeats: int, peer_max: int, parallel_at: int | None) -> dict:
-    themes = available_themes()
-    results: dict = {"sizes": sizes, "repeats": repeats, "themes": themes, "runs": {}}
-    for n in sizes:
-        src = generate_site(WORK / f"themes-{n}", n, note="directive", index_table=True)
-        (src / "conf.py").write_text(CONF_PY, encoding="utf-8")
-        runners = [t for t in themes if t == "reprodocs" or n <= peer_max]
+def generated_site(n: int) -> Path:
+    src = generate_site(WORK / f"themes-{n}", n, note="directive", index_table=True)
+    (src / "conf.py").write_text(GENERATED_CONF + CONF_TAIL, encoding="utf-8")
+    return src
+
+
+def django_site() -> Path:
+    """Django's docs/ from its source package (pip download), conf.py
+    extended as above; fetched once."""
+    src = WORK / "django-docs"
+    if not (src / "conf.py").is_file():
+        download = WORK / "django-download"
+        subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+             "--no-binary", ":all:", DJANGO, "-d", str(download)],
+            check=True,
+        )  # fmt: skip
+        archive = next(download.glob("django-*.tar.gz"))
+        with tarfile.open(archive) as tar:
+            tar.extractall(WORK / "django-source", filter="data")
+        docs = next((WORK / "django-source").glob("django-*/docs"))
+        shutil.rmtree(src, ignore_errors=True)
+        shutil.copytree(docs, src)
+        conf = src / "conf.py"
+        # Django's conf.py imports from the package beside docs/.
+        text = conf.read_text(encoding="utf-8").replace(
+            "sys.path.insert(1, dirname(dirname(abspath(__file__))))",
+            f"sys.path.insert(1, {str(docs.parent)!r})",
+        )
+        conf.write_text(text + DJANGO_CONF + CONF_TAIL, encoding="utf-8")
+    return src
+
+
+def run(sites: list[tuple[str, Path]], configs: list[tuple[str, str]], without_max: int,
+        repeats: int, save) -> dict:  # fmt: skip
+    results: dict = {
+        "runs": {},
+        "python": platform.python_version(),
+        "sphinx": sphinx.__version__,
+        "without_max": without_max,
+    }
+    for site, src in sites:
+        n = len(list(src.rglob("*.rst"))) + len(list(src.rglob("*.txt")))
+        runs = [
+            (theme, menu)
+            for theme, menu in configs
+            if (theme, menu) == FLOOR or menu != "sphinx" or site != "generated"
+            or n <= without_max + len(GENERATED_EXTRA_PAGES)
+        ]  # fmt: skip
         for repeat in range(repeats):
             # Alternate the order, so that drift on the machine hits all alike.
-            order = runners if repeat % 2 == 0 else runners[::-1]
-            for theme in order:
-                run_ = timed_build(theme, src, WORK / f"themes-{n}-{theme}", jobs=1)
-                results["runs"].setdefault(f"{theme}/{n}", []).append(run_)
-                print(f"N={n} {theme}: {run_['wall']:.1f} s", file=sys.stderr)
-        if n == parallel_at:
-            for theme in runners:
-                run_ = timed_build(theme, src, WORK / f"themes-{n}-{theme}-j2", jobs=2)
-                results["runs"].setdefault(f"{theme}/{n}/j2", []).append(run_)
-    results["python"] = platform.python_version()
-    results["sphinx"] = sphinx.__version__
+            for theme, menu in runs if repeat % 2 == 0 else runs[::-1]:
+                measured = timed_build(theme, menu, src, WORK / f"out-{src.name}-{theme}-{menu}")
+                key = f"{site}/{src.name}/{theme}/{menu}"
+                results["runs"].setdefault(key, {"pages": n, "runs": []})["runs"].append(measured)
+                print(f"{src.name} {theme} ({menu}): {measured['wall']:.1f} s", file=sys.stderr)
+                save(results)
     return results
 
 
 def summary(results: dict) -> list[dict]:
     rows = []
-    for key, runs in results["runs"].items():
-        theme, n, *jobs = key.split("/")
+    for key, entry in results["runs"].items():
+        site, name, theme, menu = key.split("/")
+        runs = entry["runs"]
         rows.append({
-            "theme": theme,
-            "n": int(n),
-            "jobs": 2 if jobs else 1,
+            "site": site, "name": name, "pages": entry["pages"], "theme": theme, "menu": menu,
+            "runs": len(runs),
             "wall": statistics.median(r["wall"] for r in runs),
             "cpu": statistics.median(r["cpu"] for r in runs),
             "max_rss_mb": max(r["max_rss_mb"] for r in runs),
-        })
-    baseline = {(r["n"], r["jobs"]): r["wall"] for r in rows if r["theme"] == BASELINE}
+        })  # fmt: skip
+    # Ratios of CPU time: on a shared machine, wall time also measures the
+    # other work running at the same time.
+    cpus = {(r["name"], r["theme"], r["menu"]): r["cpu"] for r in rows}
     for row in rows:
-        row["per_page_ms"] = 1000 * row["wall"] / row["n"]
-        base = baseline.get((row["n"], row["jobs"]))
-        row["ratio"] = row["wall"] / base if base else None
-    return sorted(rows, key=lambda r: (r["n"], r["jobs"], THEMES.index(r["theme"])))
+        row["cpu_per_page_ms"] = 1000 * row["cpu"] / row["pages"]
+        without = cpus.get((row["name"], row["theme"], "sphinx"))
+        floor = cpus.get((row["name"], *FLOOR))
+        row["vs_without"] = row["cpu"] / without if without and row["menu"] == "linear" else None
+        row["vs_floor"] = row["cpu"] / floor if floor else None
+    order = [FLOOR[0], *THEMES]
+    return sorted(
+        rows,
+        key=lambda r: (r["site"] != "generated", r["pages"], order.index(r["theme"]), r["menu"]),
+    )
 
 
-def markdown(results: dict) -> str:
-    lines = [
-        "| N | theme | -j | median wall s | median CPU s | ms per page | peak RSS MB | × rtd |",
-        "|---:|---|---:|---:|---:|---:|---:|---:|",
-    ]
-    rows = summary(results)
-    for r in rows:
-        ratio = f"{r['ratio']:.3f}" if r["ratio"] is not None else "–"
-        lines.append(
-            f"| {r['n']} | {r['theme']} | {r['jobs']} | {r['wall']:.1f} | {r['cpu']:.1f} "
-            f"| {r['per_page_ms']:.1f} | {r['max_rss_mb']:.0f} | {ratio} |"
-        )
-    ours = {r["n"]: r["per_page_ms"] for r in rows if r["theme"] == "reprodocs" and r["jobs"] == 1}
-    if 500 in ours and 2000 in ours:
-        lines += ["", f"reprodocs per page, N=2000 / N=500: {ours[2000] / ours[500]:.3f}"]
-    versions = f"Python {results['python']}, Sphinx {results['sphinx']}"
-    counts = sorted({len(runs) for runs in results["runs"].values()})
+def table(results: dict) -> str:
+    """The results as a reStructuredText table (docs/performance.rst)."""
+    header = ("site", "pages", "theme", "menu", "wall s", "CPU s", "CPU ms per page",
+              "peak RSS MB", "CPU × without", "CPU × floor")  # fmt: skip
+
+    def ratio(value: float | None) -> str:
+        return f"{value:.3f}" if value is not None else "–"
+
+    lines = [".. csv-table::", "   :header: " + ", ".join(f'"{h}"' for h in header), ""]
+    for r in summary(results):
+        menu = "floor (no menu)" if (r["theme"], r["menu"]) == FLOOR else (
+            "reprodocs.navigation" if r["menu"] == "linear" else "Sphinx's"
+        )  # fmt: skip
+        cells = (r["site"], r["pages"], r["theme"], menu, f"{r['wall']:.1f}", f"{r['cpu']:.1f}",
+                 f"{r['cpu_per_page_ms']:.1f}", f"{r['max_rss_mb']:.0f}",
+                 ratio(r["vs_without"]), ratio(r["vs_floor"]))  # fmt: skip
+        lines.append("   " + ", ".join(f'"{cell}"' for cell in cells))
+    counts = sorted({len(entry["runs"]) for entry in results["runs"].values()})
     runs = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
-    lines += ["", f"{runs} run(s) per theme and N (median); {versions}."]
+    lines += [
+        "",
+        (
+            f"{runs} run(s) per row (median wall and CPU time, highest peak memory); "
+            f"Python {results['python']}, Sphinx {results['sphinx']}."
+        ),
+    ]
     return "\n".join(lines)
 
 
 def merged(paths: list[Path]) -> dict:
-    """Saved results of several runs as one (same machine, same versions)."""
-    results: dict = {"runs": {}, "themes": []}
+    """Saved results of several runs as one (same machine, same versions):
+    the runs of a build measured in several files are all kept."""
+    results: dict = {"runs": {}}
     for path in paths:
         saved = json.loads(path.read_text(encoding="utf-8"))
-        results["runs"].update(saved["runs"])
-        results["themes"] += [t for t in saved["themes"] if t not in results["themes"]]
-        for key in ("repeats", "python", "sphinx"):
+        for key, entry in saved["runs"].items():
+            kept = results["runs"].setdefault(key, {"pages": entry["pages"], "runs": []})
+            kept["runs"] += entry["runs"]
+        for key in ("python", "sphinx"):
             results[key] = saved[key]
-    results["sizes"] = sorted({int(key.split("/")[1]) for key in results["runs"]})
     return results
 
 
@@ -173,17 +247,26 @@ def plot(results: dict, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    rows = [r for r in summary(results) if r["jobs"] == 1]
-    figure, axes = plt.subplots(figsize=(7, 4.2), dpi=120)
-    for theme in results["themes"]:
-        points = sorted((r["n"], r["wall"]) for r in rows if r["theme"] == theme)
-        if points:
-            axes.plot(*zip(*points, strict=True), marker="o", label=theme)
-    axes.set_xlabel("pages (N)")
-    axes.set_ylabel("full HTML build, seconds (median)")
-    axes.set_title("Build time against site size, -j 1")
+    rows = [r for r in summary(results) if r["site"] == "generated"]
+    figure, axes = plt.subplots(figsize=(7.5, 4.5), dpi=120)
+    colors = dict(zip(THEMES, ("C0", "C1", "C2", "C3", "C5", "C4"), strict=True))
+    for theme, menu in [FLOOR, *((t, m) for t in THEMES for m in ("linear", "sphinx"))]:
+        points = sorted((r["pages"], r["cpu"]) for r in rows
+                        if r["theme"] == theme and r["menu"] == menu)  # fmt: skip
+        if not points:
+            continue
+        if (theme, menu) == FLOOR:
+            style = {"color": "black", "linestyle": ":", "label": "floor (basic, no menu)"}
+        elif menu == "linear":
+            style = {"color": colors[theme], "label": f"{theme}, reprodocs.navigation"}
+        else:
+            style = {"color": colors[theme], "linestyle": "--", "label": f"{theme}, Sphinx's menu"}
+        axes.plot(*zip(*points, strict=True), marker="o", **style)
+    axes.set_xlabel("pages")
+    axes.set_ylabel("full HTML build, CPU seconds (median)")
+    axes.set_title("Generated API site: build time against size")
     axes.grid(True, alpha=0.3)
-    axes.legend()
+    axes.legend(fontsize="small")
     figure.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, metadata={"Software": None})
@@ -191,29 +274,50 @@ def plot(results: dict, path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("-n", "--pages", type=int, action="append", help="site sizes")
-    parser.add_argument("-r", "--repeats", type=int, default=1, help="runs per theme and N")
+    parser.add_argument("-n", "--pages", type=int, action="append", help="generated site sizes")
     parser.add_argument(
-        "--peer-max", type=int, default=1000,
-        help="largest N the peers build (their time grows with the square of N)",
+        "--site", choices=("generated", "django", "both"), default="both", help="which sites"
+    )
+    parser.add_argument("--theme", action="append", choices=THEMES, help="themes (default: all)")
+    parser.add_argument(
+        "--menu", action="append", choices=("linear", "sphinx", "floor"),
+        help="which builds: with the extension, without, the floor (default: all)",
     )  # fmt: skip
-    parser.add_argument("--parallel-at", type=int, default=1000, help="N also built with -j 2")
-    parser.add_argument("--json", type=Path, help="save the raw numbers here")
+    parser.add_argument("-r", "--repeats", type=int, default=1, help="runs per configuration")
+    parser.add_argument(
+        "--without-max", type=int, default=1000,
+        help="largest generated N built without the extension (it grows with N squared)",
+    )  # fmt: skip
+    parser.add_argument("--json", type=Path, help="save the raw numbers here, after every build")
     parser.add_argument("--plot", type=Path, help="save a PNG plot here (needs matplotlib)")
     parser.add_argument(
         "--report", type=Path, nargs="+", metavar="JSON",
-        help="build nothing: report saved runs (a later file's runs replace an earlier one's)",
+        help="build nothing: report saved runs (of the same build in several files, all)",
     )  # fmt: skip
     args = parser.parse_args(argv)
+
+    def save(results: dict) -> None:
+        if args.json:
+            args.json.parent.mkdir(parents=True, exist_ok=True)
+            args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+
     if args.report:
         results = merged(args.report)
     else:
-        sizes = sorted(set(args.pages or [250, 500, 1000, 2000]))
-        results = run(sizes, args.repeats, args.peer_max, args.parallel_at)
-    print(markdown(results))
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+        sites = []
+        if args.site in ("generated", "both"):
+            sites += [("generated", generated_site(n))
+                      for n in sorted(set(args.pages or [250, 500, 1000, 2000]))]  # fmt: skip
+        if args.site in ("django", "both"):
+            sites.append(("django", django_site()))
+        menus = args.menu or ["linear", "sphinx", "floor"]
+        configs = [
+            (theme, menu)
+            for theme, menu in configurations(args.theme or list(THEMES))
+            if ("floor" if (theme, menu) == FLOOR else menu) in menus
+        ]
+        results = run(sites, configs, args.without_max, args.repeats, save)
+    print(table(results))
     if args.plot:
         plot(results, args.plot)
     return 0

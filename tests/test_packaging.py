@@ -6,6 +6,7 @@ import subprocess
 import sys
 import zipfile
 
+import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import read_mo

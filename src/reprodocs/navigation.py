@@ -1,60 +1,191 @@
-"""The global navigation menu in linear time.
+"""The global navigation menu in linear time: ``extensions = ["reprodocs.navigation"]``.
 
-Sphinx's ``toctree()`` template function, which sphinx_rtd_theme calls on every
-page, resolves the whole global toctree again for each page: it deep-copies the
+Sphinx's ``toctree()`` template function, which sphinx_rtd_theme, alabaster,
+classic's ``globaltoc.html``, furo and the reprodocs theme call on every page,
+resolves the whole global toctree again for each page: it deep-copies the
 table of contents of every document, marks the current branch, prunes it and
-renders it through docutils. The work per page grows with the size of the site,
-so a build grows with the square of it.
+renders it through docutils. The work per page grows with the size of the
+site, so a build grows with the square of it.
 
 Here the tree is resolved once per build, by Sphinx's own code and for no page
 in particular; each link is rendered once. A page's menu is then derived from
 it: the current branch marked and expanded exactly as Sphinx marks and prunes
 it, the links made relative to the page. A collapsed branch costs one cached
 string, so a page costs about the same whatever the size of the site.
+
+The extension owns the menu's whole life: it serves the page context's
+``toctree(...)`` for the html and dirhtml builders (other builders, and
+arguments it does not know, get Sphinx's own), keeps the resolved menus for
+one build, and has every page written again when the menu changed.
 """
 
 from __future__ import annotations
 
 import array
-import collections
 import functools
 import hashlib
 import itertools
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from sphinx import addnodes
+from sphinx.builders.dirhtml import DirectoryHTMLBuilder
+from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.environment.adapters.toctree import TocTree
 from sphinx.util.osutil import relative_uri
 
+from reprodocs import __version__
+
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
-    from sphinx.builders.html import StandaloneHTMLBuilder
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+    from sphinx.util.typing import ExtensionMetadata
 
-#: Stands for a link's address in the resolved tree: "<marker><n><marker>",
-#: n indexing the linked document, followed by the link's anchor.
-_URI_MARKER = "reprodocsuri"
-#: Stands for a link's extra classes ("current") in its rendered HTML.
-_CLASS_MARKER = "reprodocsclass"
+#: Version of what this extension keeps in the environment (the fingerprint).
+ENV_VERSION = 1
+
+#: The keyword arguments of the page context's ``toctree()`` served here.
+OPTIONS = frozenset({"collapse", "maxdepth", "titles_only", "includehidden"})
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    # After Sphinx numbers the sections of numbered toctrees (its own
+    # env-get-updated handler): the menu shows the numbers.
+    app.connect("env-get-updated", rewrite_pages_when_menu_changes, priority=900)
+    app.connect("html-page-context", serve_menu)
+    # Reading is untouched. The menus are resolved when a page first asks for
+    # one; writing in parallel, the main process writes the first page itself
+    # and the writing processes inherit them (or resolve their own): the pages
+    # are the same.
+    return {
+        "version": __version__,
+        "env_version": ENV_VERSION,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }
+
+
+# -- The extension's life: serving, caching, rewriting ---------------------------------
+
+
+def serve_menu(
+    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
+) -> None:
+    """``html-page-context``: the page's ``toctree()`` from the linear menu."""
+    sphinx_toctree = context.get("toctree")
+    if sphinx_toctree is not None and renders_html_menu(app.builder):
+        context["toctree"] = functools.partial(toctree, app.builder, pagename, sphinx_toctree)
+
+
+def renders_html_menu(builder: object) -> bool:
+    """Whether the builder renders the menu as the html and dirhtml builders
+    do (singlehtml and others have their own way)."""
+    return type(builder) in {StandaloneHTMLBuilder, DirectoryHTMLBuilder}
+
+
+def toctree(
+    builder: StandaloneHTMLBuilder,
+    pagename: str,
+    sphinx_toctree: Callable[..., str],
+    **kwargs: Any,
+) -> str:
+    """The page context's ``toctree(**kwargs)``, as Sphinx's
+    ``_get_local_toctree`` reads its arguments; anything else is Sphinx's."""
+    if not kwargs.keys() <= OPTIONS:
+        return sphinx_toctree(**kwargs)
+    maxdepth = kwargs.get("maxdepth", 0)
+    try:
+        maxdepth = int(maxdepth if maxdepth != "" else 0)
+    except (TypeError, ValueError):
+        return sphinx_toctree(**kwargs)  # which raises as Sphinx does
+    html = menu_html(
+        builder,
+        pagename,
+        collapse=kwargs.get("collapse", True),
+        maxdepth=maxdepth,
+        titles_only=kwargs.get("titles_only", False),
+        includehidden=kwargs.get("includehidden", False),
+    )
+    return sphinx_toctree(**kwargs) if html is None else html
+
+
+def rewrite_pages_when_menu_changes(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """``env-get-updated``: forget the menus of the last build; when the menu
+    changed (a page added, removed or retitled), have every page written
+    again, not only those Sphinx rewrites (the changed pages' toctree parents)."""
+    forget_menus(app.builder)
+    if not renders_html_menu(app.builder):
+        return []
+    new = fingerprint(env)
+    old = getattr(env, "reprodocs_menu_fingerprint", None)
+    env.reprodocs_menu_fingerprint = new  # pickled with the environment
+    return sorted(env.found_docs) if old is not None and old != new else []
+
+
+def _menus(builder: StandaloneHTMLBuilder) -> dict[tuple[bool, bool], _Menu]:
+    """The menus resolved in this build, by (titles_only, includehidden)."""
+    menus = getattr(builder, "reprodocs_menus", None)
+    if menus is None:
+        menus = builder.reprodocs_menus = {}
+    return menus
+
+
+def forget_menus(builder: object) -> None:
+    """The tree may have changed: resolve it again when asked."""
+    if builder is not None:
+        builder.reprodocs_menus = {}
+
+
+def fingerprint(env: BuildEnvironment) -> str:
+    """A digest of everything any page's menu can show, whatever the options:
+    every document's table of contents (its title, sections, toctrees with
+    their options and entries, section numbers), title and ``:tocdepth:``.
+    Read from the environment, without resolving any menu: a theme that asks
+    for none costs nothing more."""
+    digest = hashlib.sha256(env.config.root_doc.encode())
+    for docname in sorted(env.tocs):
+        tocdepth = env.metadata.get(docname, {}).get("tocdepth", 0)
+        title = env.titles[docname].astext() if docname in env.titles else ""
+        digest.update(repr((docname, tocdepth, title)).encode())
+        digest.update(env.tocs[docname].pformat().encode())
+    # A digest, not hash(): it is compared with the one of an earlier process.
+    return digest.hexdigest()
+
+
+# -- A page's menu, derived from the resolved one ----------------------------------------
 
 
 @dataclass(eq=False, slots=True)
 class _Link:
-    """A rendered ``<a>``, with markers for what depends on the page."""
+    """A toctree's ``<a>``: what its start tag depends on, and the rest."""
 
-    html: str
-    docname: str | None  #: the document linked to; None for an external link
+    internal: bool
+    uri: str  #: an external link's address
+    docname: str | None  #: the document an internal link goes to
     anchor: str  #: "#section" or ""
+    inner: str  #: the rendered section number, title and end tag
 
-    def render(self, builder: StandaloneHTMLBuilder, page_uri: str, current: int) -> str:
-        html = self.html.replace(_CLASS_MARKER + " ", "current " * current)
+    def html(self, builder: StandaloneHTMLBuilder, page_uri: str, current: bool) -> str:
+        return start_tag(self.href(builder, page_uri), self.internal, current) + self.inner
+
+    def href(self, builder: StandaloneHTMLBuilder, page_uri: str) -> str:
         if self.docname is None:
-            return html
+            return self.uri
         # What builder.get_relative_uri(page, docname) gives, from the address.
-        uri = relative_uri(page_uri, builder.get_target_uri(self.docname)) + self.anchor
-        return html.replace(_URI_MARKER, _attribute(uri or "#"))
+        return relative_uri(page_uri, builder.get_target_uri(self.docname)) + self.anchor
+
+
+def start_tag(href: str, internal: bool, current: bool) -> str:
+    """The ``<a>`` start tag docutils writes for a toctree's reference
+    (Sphinx's ``visit_reference``; classes, then attributes sorted)."""
+    classes = ("current " if current else "") + (
+        "reference internal" if internal else "reference external"
+    )
+    return f'<a class="{classes}" href="{_attribute(href or "#")}">'
 
 
 @dataclass(eq=False, slots=True)
@@ -66,6 +197,9 @@ class _Item:
     lists: list[_List] = field(default_factory=list)
     parent: _List | None = None
     position: int = 0  #: in its parent list
+    #: For the top items of a document's table of contents (its title, and
+    #: any other top-level section): the document and its ``:tocdepth:``.
+    entry: tuple[str, Any] | None = None
 
 
 @dataclass(eq=False, slots=True)
@@ -77,6 +211,12 @@ class _List:
     parent: _Item | None = None
     #: The ``:maxdepth:`` of the toctree a top-level list comes from.
     toctree_maxdepth: int = -1
+    #: False for a list holding nothing but a toctree left unresolved (a
+    #: hidden one): Sphinx's writer leaves it out rather than write ``<ul></ul>``.
+    shown: bool = True
+    #: "simple" for a list left empty (its items were in ``only`` nodes):
+    #: docutils' writer finds it compactable (``html_compact_lists``).
+    compact: str = ""
 
 
 @dataclass(eq=False, slots=True)
@@ -91,13 +231,22 @@ class _Menu:
         default_factory=dict
     )
     #: How many documents' addresses are in each directory.
-    directories: collections.Counter[str] = field(default_factory=collections.Counter)
+    directories: Counter[str] = field(default_factory=Counter)
     #: Each document's toctree parent, the last one Sphinx finds.
     parent_of: dict[str, str] = field(default_factory=dict)
+    #: Documents without ``:tocdepth:`` whose table of contents holds ``only``
+    #: nodes: on pages they lead to, Sphinx copies their entry whole, ``only``
+    #: nodes and all, which changes what it shows there (``:titlesonly:``
+    #: lifts toctrees out of them, items in them get no classes). Those pages
+    #: get Sphinx's own menu.
+    whole_copies_differ: set[str] = field(default_factory=set)
+    #: False when a link is not one this module renders as the builder does
+    #: (attributes it does not write): Sphinx's own menu then, on every page.
+    renders_as_sphinx: bool = True
 
     def ancestors(self, docname: str) -> set[str]:
         """Sphinx's ``_get_toctree_ancestors``: the page and the documents up
-        its toctree chain."""
+        its toctree chain (not the page itself if it has no parent)."""
         ancestors: set[str] = set()
         while docname in self.parent_of and docname not in ancestors:
             ancestors.add(docname)
@@ -109,18 +258,27 @@ def menu_html(
     builder: StandaloneHTMLBuilder,
     pagename: str,
     *,
-    collapse: bool = True,
-    maxdepth: int | str = 0,
-    titles_only: bool = False,
-    includehidden: bool = False,
-) -> str:
-    """What ``toctree(...)`` returns for *pagename*, in the same HTML."""
-    menu = _resolved_menu(builder, bool(titles_only), bool(includehidden))
-    if menu is None:
+    collapse: object = True,
+    maxdepth: int = 0,
+    titles_only: object = False,
+    includehidden: object = False,
+) -> str | None:
+    """What ``toctree(...)`` returns for *pagename*, in the same HTML; None
+    where Sphinx's own is needed (see ``_Menu.renders_as_sphinx`` and
+    ``_Menu.whole_copies_differ``)."""
+    menu = _resolved_menu(builder, titles_only=bool(titles_only), includehidden=bool(includehidden))
+    if not menu.lists:
         return ""
-    # As Sphinx: when collapsing, documents that do not lead to the page keep
-    # no nested lists, so nothing below them is marked either.
-    ancestors = menu.ancestors(pagename) if collapse else None
+    if not menu.renders_as_sphinx:
+        return None
+    ancestors: set[str] | None = menu.ancestors(pagename)
+    if not ancestors.isdisjoint(menu.whole_copies_differ):
+        return None
+    # As Sphinx: when collapsing, a document's entry keeps no nested lists
+    # unless it leads to the page (and has no :tocdepth:); nothing below it
+    # is marked either. Without collapsing, the documents leading to it
+    # change nothing.
+    ancestors = ancestors if collapse else None
     current, expanded, marked = _marks(menu, pagename, ancestors)
     page = _PageContext(
         builder,
@@ -136,9 +294,7 @@ def menu_html(
         part
         for top in menu.lists
         # As Sphinx: the toctree's own :maxdepth: unless one is asked for.
-        for part in page.list_html(
-            top, depth=1, maxdepth=int(maxdepth or 0) or top.toctree_maxdepth
-        )
+        for part in page.list_html(top, depth=1, maxdepth=maxdepth or top.toctree_maxdepth)
     )
 
 
@@ -148,7 +304,7 @@ class _PageContext:
     page_uri: str  #: the page's address, relative to the output root
     menu: _Menu
     collapse: bool
-    current: dict[int, int] = field(default_factory=dict)  #: id -> times marked "current"
+    current: set[int] = field(default_factory=set)  #: ids Sphinx gives the class "current"
     expanded: set[int] = field(default_factory=set)  #: ids Sphinx marks "iscurrent"
     #: The marked items, by their list's id.
     marked: dict[int, list[_Item]] = field(default_factory=dict)
@@ -156,8 +312,13 @@ class _PageContext:
     ancestors: set[str] | None = None
 
     def list_html(self, ul: _List, depth: int, maxdepth: int) -> Iterator[str]:
+        if not ul.shown:
+            return
         yield ul.caption
-        yield '<ul class="current">\n' if id(ul) in self.current else "<ul>\n"
+        if id(ul) in self.current:
+            yield '<ul class="current">\n'
+        else:
+            yield f'<ul class="{ul.compact}">\n' if ul.compact else "<ul>\n"
         marked = self.marked.get(id(ul), ())
         shared = self.unmarked_items(ul, depth, maxdepth)
         if shared is None:
@@ -195,10 +356,10 @@ class _PageContext:
         return self.menu.unmarked[key]
 
     def item_html(self, item: _Item, depth: int, maxdepth: int) -> Iterator[str]:
-        marks = self.current.get(id(item), 0)
-        yield f'<li class="{item.classes}{" current" * marks}">'
+        current = " current" if id(item) in self.current else ""
+        yield f'<li class="{item.classes}{current}">'
         if item.link is not None:
-            yield item.link.render(self.builder, self.page_uri, self.current.get(id(item.link), 0))
+            yield item.link.html(self.builder, self.page_uri, id(item.link) in self.current)
         for ul in item.lists:
             # Sphinx's _toctree_copy: a nested list is kept within maxdepth and,
             # when collapsing, only on the current branch.
@@ -213,12 +374,12 @@ class _PageContext:
 
 def _marks(
     menu: _Menu, pagename: str, ancestors: set[str] | None
-) -> tuple[dict[int, int], set[int], dict[int, list[_Item]]]:
+) -> tuple[set[int], set[int], dict[int, list[_Item]]]:
     """Sphinx's ``_toctree_add_classes`` for *pagename*: "current" on the
     branches of its title links, "iscurrent" on those of all its links; and
     the items so marked, by list. With *ancestors* (when collapsing), links
-    below a document outside them are gone, as Sphinx pruned them first."""
-    current: dict[int, int] = {}
+    below an entry Sphinx pruned first are gone."""
+    current: set[int] = set()
     expanded: set[int] = set()
     marked: dict[int, dict[int, _Item]] = {}
     for item, is_title in menu.links_to.get(pagename, ()):
@@ -227,9 +388,8 @@ def _marks(
         ):
             continue
         if is_title:
-            current[id(item.link)] = current.get(id(item.link), 0) + 1
-            for node in _branch(item):
-                current[id(node)] = current.get(id(node), 0) + 1
+            current.add(id(item.link))
+            current.update(id(node) for node in _branch(item))
         if id(item) not in expanded:
             expanded.update(id(node) for node in _branch(item))
         for node in _branch(item):
@@ -239,15 +399,13 @@ def _marks(
 
 
 def _prunes(item: _Item | _List, ancestors: set[str]) -> bool:
-    """Whether Sphinx, collapsing, drops the lists below *item*: the entry of a
-    document that does not lead to the page (``_toctree_standard_entry``)."""
-    return (
-        isinstance(item, _Item)
-        and item.link is not None
-        and item.link.docname is not None
-        and not item.link.anchor
-        and item.link.docname not in ancestors
-    )
+    """Whether Sphinx, collapsing, drops the lists below *item*
+    (``_toctree_standard_entry``): the top items of a document's entry, unless
+    the document leads to the page and has no ``:tocdepth:``."""
+    if not isinstance(item, _Item) or item.entry is None:
+        return False
+    docname, tocdepth = item.entry
+    return not (docname in ancestors and tocdepth <= 0)
 
 
 def _branch(item: _Item) -> Iterator[_Item | _List]:
@@ -257,20 +415,21 @@ def _branch(item: _Item) -> Iterator[_Item | _List]:
         node = node.parent
 
 
-# -- Resolving the tree once per build ------------------------------------------------
+# -- Resolving the tree once per build ---------------------------------------------------
 
 
-class _MarkingBuilder:
-    """Stands in for the builder while Sphinx resolves the tree: links get
-    markers instead of addresses relative to some page."""
+class _LinkRecorder:
+    """Stands in for the builder while Sphinx resolves the tree, for no page in
+    particular: an internal link's address becomes the number of its target
+    in *docnames*; the page's own address is made from it later."""
 
     def __init__(self, docnames: list[str], tags: Any) -> None:
         self.docnames = docnames
-        self.tags = tags  # Sphinx 8 reads the tags (for "only") from the builder
+        self.tags = tags  # Sphinx 8 and later read the tags (for "only") from the builder
 
     def get_relative_uri(self, from_: str, to: str, typ: str | None = None) -> str:
         self.docnames.append(to)
-        return f"{_URI_MARKER}{len(self.docnames) - 1}{_URI_MARKER}"
+        return str(len(self.docnames) - 1)
 
 
 #: A docname no document has: the tree is resolved for no page in particular.
@@ -278,58 +437,21 @@ _NO_PAGE = "\x00"
 
 
 def _resolved_menu(
-    builder: StandaloneHTMLBuilder, titles_only: bool, includehidden: bool
-) -> _Menu | None:
-    cache = _build_cache(builder)
+    builder: StandaloneHTMLBuilder, *, titles_only: bool, includehidden: bool
+) -> _Menu:
+    menus = _menus(builder)
     key = (titles_only, includehidden)
-    if key not in cache:
-        cache[key] = _resolve(builder, titles_only, includehidden)
-    return cache[key]
+    if key not in menus:
+        menus[key] = _resolve(builder, titles_only, includehidden)
+    return menus[key]
 
 
-def _build_cache(builder: StandaloneHTMLBuilder) -> dict[Any, _Menu | None]:
-    """The menus of the current build: dropped when the environment is read
-    again (see :func:`forget_menus`)."""
-    return builder.__dict__.setdefault("_reprodocs_menus", {})
-
-
-def forget_menus(app: Any, env: Any) -> None:
-    """``env-updated``: the tree may have changed."""
-    if app.builder is not None:
-        app.builder.__dict__.pop("_reprodocs_menus", None)
-
-
-def fingerprint(builder: StandaloneHTMLBuilder, *, titles_only: bool, includehidden: bool) -> str:
-    """A digest of everything the menu of these options can show on any page:
-    links, titles, captions, nesting. Pages whose own sources did not change
-    still need writing again when it changes (Sphinx only rewrites the changed
-    pages' toctree parents)."""
-    menu = _resolved_menu(builder, titles_only, includehidden)
-    if menu is None:
-        return ""
-
-    def items(ul: _List) -> Iterator[tuple]:
-        yield ("list", ul.caption, ul.toctree_maxdepth)
-        for item in ul.items:
-            link = item.link
-            yield ("item", item.classes, link and (link.html, link.docname, link.anchor))
-            for nested in item.lists:
-                yield from items(nested)
-            yield ("end",)
-
-    # A digest, not hash(): it is compared with the one of an earlier process.
-    entries = tuple(entry for top in menu.lists for entry in items(top))
-    return hashlib.sha256(repr(entries).encode()).hexdigest()
-
-
-def _resolve(
-    builder: StandaloneHTMLBuilder, titles_only: bool, includehidden: bool
-) -> _Menu | None:
+def _resolve(builder: StandaloneHTMLBuilder, titles_only: bool, includehidden: bool) -> _Menu:
     """What ``global_toctree_for_doc`` resolves, for no page in particular and
     not yet pruned to a depth: the marks of a page are set before pruning."""
     env = builder.env
     docnames: list[str] = []
-    marking = _MarkingBuilder(docnames, builder.tags)
+    recorder = _LinkRecorder(docnames, builder.tags)
     render = _Renderer(builder, docnames)
     menu = _Menu(lists=[], links_to={})
     for parent, children in env.toctree_includes.items():
@@ -337,14 +459,20 @@ def _resolve(
     menu.directories.update(
         builder.get_target_uri(docname).rpartition("/")[0] for docname in env.found_docs
     )
+    menu.whole_copies_differ = {
+        docname
+        for docname, toc in env.tocs.items()
+        if env.metadata[docname].get("tocdepth", 0) <= 0
+        and next(toc.findall(addnodes.only), None) is not None
+    }
     adapter = TocTree(env)
     # Not env.master_doctree: a cached property, which would be pickled with
     # the environment when read before the end of the reading phase.
-    for toctree in env.get_doctree(env.config.root_doc).findall(addnodes.toctree):
+    for toctree_node in env.get_doctree(env.config.root_doc).findall(addnodes.toctree):
         resolved = adapter.resolve(
             _NO_PAGE,
-            marking,  # type: ignore[arg-type]
-            toctree,
+            recorder,  # type: ignore[arg-type]
+            toctree_node,
             prune=False,
             titles_only=titles_only,
             collapse=False,
@@ -358,14 +486,20 @@ def _resolve(
                 caption = render.node(child)
             elif isinstance(child, nodes.bullet_list):
                 top = _list(child, caption, None, render, menu)
-                top.toctree_maxdepth = toctree.get("maxdepth", -1)
+                top.toctree_maxdepth = toctree_node.get("maxdepth", -1)
                 menu.lists.append(top)
                 caption = ""
-    return menu if menu.lists else None
+    menu.renders_as_sphinx = render.as_builder
+    return menu
 
 
-def _list(node: nodes.bullet_list, caption: str, parent, render, menu: _Menu) -> _List:
+def _list(
+    node: nodes.bullet_list, caption: str, parent: _Item | None, render, menu: _Menu
+) -> _List:
     ul = _List(caption=caption, parent=parent)
+    ul.shown = not (len(node) == 1 and isinstance(node[0], addnodes.toctree))
+    if len(node) == 0 and render.builder.config.html_compact_lists:
+        ul.compact = "simple"
     for child in node.children:
         if isinstance(child, nodes.list_item):
             item = _item(child, ul, render, menu)
@@ -375,19 +509,33 @@ def _list(node: nodes.bullet_list, caption: str, parent, render, menu: _Menu) ->
 
 
 def _item(node: nodes.list_item, parent: _List, render, menu: _Menu) -> _Item:
-    classes = " ".join(node["classes"])
-    item = _Item(classes=classes, link=None, parent=parent)
+    item = _Item(classes=" ".join(node["classes"]), link=None, parent=parent)
     for child in node.children:
         if isinstance(child, addnodes.compact_paragraph):
             for reference in child.findall(nodes.reference):
                 item.link = render.link(reference)
                 if item.link.docname is not None:
-                    is_title = not item.link.anchor
-                    menu.links_to.setdefault(item.link.docname, []).append((item, is_title))
+                    menu.links_to.setdefault(item.link.docname, []).append(
+                        (item, not item.link.anchor)
+                    )
                 break
         elif isinstance(child, nodes.bullet_list):
             item.lists.append(_list(child, "", item, render, menu))
+    item.entry = _entry(item, menu, render.builder.env)
     return item
+
+
+def _entry(item: _Item, menu: _Menu, env: BuildEnvironment) -> tuple[str, Any] | None:
+    """The document whose entry *item* is a top item of: a link into a
+    document from outside it (Sphinx's ``_toctree_standard_entry`` copies
+    each document's table of contents, pruning below its top items)."""
+    link = item.link
+    if link is None or link.docname is None or link.docname not in env.tocs:
+        return None
+    above = item.parent.parent if item.parent is not None else None
+    if above is not None and above.link is not None and above.link.docname == link.docname:
+        return None  # a section within the document's entry
+    return (link.docname, env.metadata[link.docname].get("tocdepth", 0))
 
 
 class _Renderer:
@@ -396,23 +544,41 @@ class _Renderer:
     def __init__(self, builder: StandaloneHTMLBuilder, docnames: list[str]) -> None:
         self.builder = builder
         self.docnames = docnames
+        self.as_builder = True  #: whether every link was rendered as the builder does
 
-    def node(self, node: nodes.Element) -> str:
-        # In a toctree's paragraph, as in the tree: the HTML of captions and
-        # links depends on it.
-        paragraph = addnodes.compact_paragraph("", "", node.deepcopy(), toctree=True)
+    def node(self, *children: nodes.Node) -> str:
+        # In a toctree's paragraph, as in the tree: the HTML of captions
+        # depends on it.
+        paragraph = addnodes.compact_paragraph(
+            "", "", *(child.deepcopy() for child in children), toctree=True
+        )
         return self.builder.render_partial(paragraph)["fragment"]
 
     def link(self, reference: nodes.reference) -> _Link:
+        internal = bool(reference.get("internal"))
         refuri = reference.get("refuri", "")
         docname = None
-        anchor = ""
-        if refuri.startswith(_URI_MARKER):
-            number, _, anchor = refuri[len(_URI_MARKER) :].partition(_URI_MARKER)
+        if internal:
+            number, _, _ = refuri.partition("#")
             docname = self.docnames[int(number)]
-            reference["refuri"] = _URI_MARKER
-        reference["classes"] = [_CLASS_MARKER, *reference["classes"]]
-        return _Link(self.node(reference), docname, anchor)
+        # Sphinx's visit_reference writes a numbered toctree's section number.
+        secnumber = reference.get("secnumber")
+        suffix = self.builder.config.html_secnumber_suffix
+        number = f"{'.'.join(map(str, secnumber))}{suffix}" if secnumber else ""
+        link = _Link(
+            internal=internal,
+            uri="" if internal else refuri,
+            docname=docname,
+            anchor=reference.get("anchorname", ""),
+            inner=number + self.node(*reference.children) + "</a>",
+        )
+        # Rendered by the builder, the whole link must be the same HTML; if
+        # not (attributes this module does not write), Sphinx renders the menu.
+        whole = reference.deepcopy()
+        whole["refuri"] = link.anchor if internal else refuri
+        if self.node(whole) != start_tag(whole["refuri"], internal, False) + link.inner:
+            self.as_builder = False
+        return link
 
 
 @functools.cache

@@ -11,7 +11,6 @@ and with a dark mode. Sphinx loads this module through the
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import os
 import posixpath
@@ -19,17 +18,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.locale import get_translator
 from sphinx.util import logging
 
 from reprodocs import __version__
-from reprodocs.navigation import fingerprint, forget_menus, menu_html
 from reprodocs.wording import CATALOG, LOCALE_DIR, __, templates_dir
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
-    from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
 
 THEME_DIR = templates_dir() / "theme"
@@ -55,10 +51,9 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.config.html_permalinks_icon = "¶"
     app.add_message_catalog(CATALOG, LOCALE_DIR)
     app.connect("builder-inited", check_theme_options)
+    # The menu in linear time, the same as Sphinx's (reprodocs/navigation.py).
+    app.setup_extension("reprodocs.navigation")
     app.connect("builder-inited", give_captions_a_level)
-    app.connect("env-updated", forget_menus)
-    app.connect("env-updated", rewrite_pages_when_menu_changes)
-    app.connect("html-page-context", linear_menu)
     app.connect("html-page-context", translate_theme_words)
     app.connect("html-page-context", leave_out_scripts)
     app.connect("html-page-context", inline_scripts_to_files)
@@ -89,53 +84,6 @@ def check_theme_options(app: Sphinx) -> None:
                 missing.append(__("url (or children)"))
             if missing:
                 warn(__("%s has no %s") % (where, ", ".join(missing)))
-
-
-def linear_menu(
-    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
-) -> None:
-    """Give the templates' ``toctree()`` the menu of :mod:`reprodocs.navigation`:
-    the same HTML, at a cost per page that does not grow with the site.
-
-    Only where the builder renders the menu as the HTML builder does
-    (html, dirhtml); singlehtml and others keep Sphinx's own.
-    """
-    if "toctree" in context and _uses_linear_menu(app):
-        context["toctree"] = functools.partial(menu_html, app.builder, pagename)
-
-
-def _flag(value: object) -> bool:
-    """A theme option as the templates' ``tobool`` filter reads it."""
-    return value.lower() in {"true", "1", "yes", "on"} if isinstance(value, str) else bool(value)
-
-
-def _uses_linear_menu(app: Sphinx) -> bool:
-    """Whether this build's pages are written with this theme by a builder
-    that renders the menu as the HTML builder does (html, dirhtml)."""
-    theme = getattr(app.builder, "theme", None)
-    return (
-        theme is not None
-        and theme.name == "reprodocs"
-        and type(app.builder)._get_local_toctree is StandaloneHTMLBuilder._get_local_toctree
-    )
-
-
-def rewrite_pages_when_menu_changes(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """Every page shows the menu: when it changed (a page added, removed or
-    retitled), have every page written again, not only those Sphinx rewrites."""
-    if not _uses_linear_menu(app):
-        return []
-    # The menu of the options the layout renders it with (the same menu the
-    # pages then reuse, so it costs nothing more).
-    options = app.builder.theme.get_options(app.builder.theme_options)
-    new = fingerprint(
-        app.builder,
-        titles_only=_flag(options.get("titles_only")),
-        includehidden=_flag(options.get("includehidden")),
-    )
-    old = env.__dict__.get("_reprodocs_menu_fingerprint")
-    env._reprodocs_menu_fingerprint = new  # pickled with the environment
-    return sorted(env.found_docs) if old is not None and old != new else []
 
 
 def give_captions_a_level(app: Sphinx) -> None:

@@ -1,0 +1,102 @@
+"""With ``reprodocs.navigation``, a site's pages are byte-identical to the
+same site's pages without it, theme by theme."""
+
+from __future__ import annotations
+
+import pytest
+
+from reprodocs import navigation
+
+THEMES = {
+    "sphinx_rtd_theme": {},
+    "alabaster": {},
+    "classic": {"html_sidebars": {"**": ["globaltoc.html", "searchbox.html"]}},
+    "furo": {},
+}
+
+
+@pytest.fixture
+def linear_menus(monkeypatch) -> list[str]:
+    """The menus the extension serves from the linear menu (not Sphinx's)."""
+    served = []
+
+    def recording(*args, **kwargs):
+        html = menu_html(*args, **kwargs)
+        if html is not None:
+            served.append(html)
+        return html
+
+    menu_html = navigation.menu_html
+    monkeypatch.setattr(navigation, "menu_html", recording)
+    return served
+
+
+def pages(outdir) -> dict[str, bytes]:
+    return {str(path.relative_to(outdir)): path.read_bytes() for path in outdir.rglob("*.html")}
+
+
+def build(make_app, rootdir, outdir, builder, confoverrides, setup=None) -> dict[str, bytes]:
+    app = make_app(
+        builder,
+        srcdir=rootdir / "test-navigation",
+        builddir=outdir,
+        freshenv=True,
+        confoverrides=confoverrides,
+    )
+    if setup is not None:
+        setup(app)
+    app.build()
+    return pages(app.outdir)
+
+
+@pytest.mark.parametrize(
+    ("theme", "builder"),
+    [(theme, "html") for theme in THEMES] + [("sphinx_rtd_theme", "dirhtml")],
+)
+def test_pages_are_byte_identical_with_the_extension(
+    make_app, rootdir, tmp_path, linear_menus, theme, builder
+):
+    if theme == "furo":
+        pytest.importorskip("furo")
+    options = {"html_theme": theme, **THEMES[theme]}
+    without = build(make_app, rootdir, tmp_path / "without", builder, options)
+    with_extension = build(
+        make_app,
+        rootdir,
+        tmp_path / "with",
+        builder,
+        {**options, "extensions": ["reprodocs.navigation"]},
+    )
+    assert len(without) >= 13
+    assert len(linear_menus) >= 13  # the extension served the menus
+    assert with_extension.keys() == without.keys()
+    for page, html in with_extension.items():
+        assert html == without[page], page
+
+
+def serve_sphinx_menu(app) -> None:
+    """Undo the extension's work on every page: the pages as the reprodocs
+    theme would write them with Sphinx's own ``toctree()``."""
+    sphinx_toctrees = {}
+
+    def before(app, pagename, templatename, context, doctree):
+        sphinx_toctrees[pagename] = context.get("toctree")
+
+    def after(app, pagename, templatename, context, doctree):
+        if (toctree := sphinx_toctrees.pop(pagename)) is not None:
+            context["toctree"] = toctree
+
+    # Around the extension's handler (500), before the theme's own (600).
+    app.connect("html-page-context", before, priority=499)
+    app.connect("html-page-context", after, priority=501)
+
+
+def test_reprodocs_theme_pages_are_those_with_sphinx_menu(
+    make_app, rootdir, tmp_path, linear_menus
+):
+    options = {"html_theme": "reprodocs"}
+    linear = build(make_app, rootdir, tmp_path / "linear", "html", options)
+    assert len(linear_menus) >= 13
+    sphinx = build(make_app, rootdir, tmp_path / "sphinx", "html", options, serve_sphinx_menu)
+    assert len(linear) >= 13
+    assert linear == sphinx
