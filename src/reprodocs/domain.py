@@ -3,7 +3,7 @@ it survives pickling, incremental builds and parallel reads."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, cast
 
 from sphinx.domains import Domain
 from sphinx.util import logging
@@ -13,6 +13,9 @@ from reprodocs.wording import _, __
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from collections.abc import Set as AbstractSet
+
+    from sphinx.domains.python import ObjectEntry, PythonDomain
+    from sphinx.environment import BuildEnvironment
 
 logger = logging.getLogger(__name__)
 
@@ -53,11 +56,13 @@ class ReproducibilityDomain(Domain):
 
     @property
     def notes_by_doc(self) -> dict[str, list[Note]]:
-        return self.data["notes"]
+        notes: dict[str, list[Note]] = self.data["notes"]
+        return notes
 
     @property
     def index_pages(self) -> dict[str, int]:
-        return self.data["index_pages"]
+        pages: dict[str, int] = self.data["index_pages"]
+        return pages
 
     def note_index_page(self, docname: str) -> None:
         self.index_pages[docname] = self.index_pages.get(docname, 0) + 1
@@ -124,3 +129,16 @@ class ReproducibilityDomain(Domain):
 
     def resolve_any_xref(self, *args: Any) -> list[Any]:
         return []
+
+
+# ``env.get_domain`` is typed as returning any domain; these say which.
+
+
+def notes_domain(env: BuildEnvironment) -> ReproducibilityDomain:
+    """The project's notes."""
+    return cast("ReproducibilityDomain", env.get_domain(ReproducibilityDomain.name))
+
+
+def python_objects(env: BuildEnvironment) -> dict[str, ObjectEntry]:
+    """The Python objects the project documents, by fully-qualified name."""
+    return cast("PythonDomain", env.get_domain("py")).objects

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from sphinx.util import logging
 
-from reprodocs.domain import ReproducibilityDomain
+from reprodocs.domain import notes_domain
 from reprodocs.wording import __
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ def check_known_ops(app: Sphinx, env: BuildEnvironment) -> None:
         return
     known = set(known)
     noted = set()
-    for note in env.get_domain(ReproducibilityDomain.name).notes():
+    for note in notes_domain(env).notes():
         if not note.operation:
             continue
         noted.add(note.operation)

@@ -65,7 +65,8 @@ def template_environment(search_path: tuple[str, ...]) -> jinja2.Environment:
         autoescape=False,  # the output is reStructuredText, escaped by rst_escape
         keep_trailing_newline=True,
     )
-    environment.install_gettext_callables(_gettext, _ngettext, newstyle=True)
+    # A method jinja2.ext.i18n adds to the environment, unknown to type checkers.
+    environment.install_gettext_callables(_gettext, _ngettext, newstyle=True)  # type: ignore[attr-defined]
     return environment
 
 
