@@ -1,10 +1,16 @@
 from __future__ import annotations
 
+import functools
+import json
 import shutil
 from pathlib import Path
+from typing import Any
 
+import jsonschema
 import pytest
 from bs4 import BeautifulSoup
+
+from reprodocs.index import JSON_NAME, JSON_SCHEMA
 
 pytest_plugins = ["sphinx.testing.fixtures"]
 
@@ -19,6 +25,37 @@ BACKWARD_TEXT = (
 @pytest.fixture(scope="session")
 def rootdir() -> Path:
     return Path(__file__).parent / "roots"
+
+
+@pytest.fixture
+def make_app(make_app):
+    """Sphinx's make_app, with every nondeterministic.json the test's builds
+    wrote checked against the schema shipped in the package."""
+    apps = []
+
+    def make(*args, **kwargs):
+        app = make_app(*args, **kwargs)
+        apps.append(app)
+        return app
+
+    yield make
+    for app in apps:
+        if (app.outdir / JSON_NAME).is_file():
+            exported_index(app.outdir)
+
+
+@functools.cache
+def index_validator() -> jsonschema.Draft202012Validator:
+    schema = json.loads(JSON_SCHEMA.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def exported_index(outdir: Path) -> dict[str, Any]:
+    """The nondeterministic.json of a build, valid against its JSON Schema."""
+    document = json.loads((outdir / JSON_NAME).read_text(encoding="utf-8"))
+    index_validator().validate(document)
+    return document
 
 
 @pytest.fixture
