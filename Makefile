@@ -1,5 +1,6 @@
 # Quick start: `make demo` builds the demo site into build/html; `make test`
-# runs every test. Both create .venv on first use.
+# runs every test; `make docs` builds the documentation into build/docs. Each
+# creates .venv on first use.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -7,7 +8,7 @@ SPHINXOPTS ?= -W -n --keep-going
 # Extra requirements, e.g. SPHINX_PIN='sphinx<9' VENV=.venv-sphinx8 to test Sphinx 8.
 SPHINX_PIN ?=
 
-.PHONY: demo test bench bench-read bench-incremental bench-themes catalog wheel screenshots clean
+.PHONY: demo docs test bench bench-read bench-incremental bench-themes catalog wheel screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,12 +19,19 @@ $(VENV)/.demo-installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[demo]' $(if $(SPHINX_PIN),'$(SPHINX_PIN)')
 	touch $@
 
+$(VENV)/.docs-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[docs]' $(if $(SPHINX_PIN),'$(SPHINX_PIN)')
+	touch $@
+
 $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[demo,test]' $(if $(SPHINX_PIN),'$(SPHINX_PIN)')
 	touch $@
 
 demo: $(VENV)/.demo-installed
 	$(BIN)/sphinx-build $(SPHINXOPTS) -b html demo build/html
+
+docs: $(VENV)/.docs-installed
+	$(BIN)/sphinx-build $(SPHINXOPTS) -b html docs build/docs
 
 test: $(VENV)/.test-installed
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -23,15 +23,16 @@ logger = logging.getLogger(__name__)
 class Note(NamedTuple):
     """One use of a reproducibility directive."""
 
-    operation: str  #: fully-qualified name; "" for a page-level note
+    operation: str  #: fully-qualified name; "" for a page-level note without ``:op:``
     directive: str  #: the directive's name, e.g. "cuda-deterministic-backward"
-    backend: str
+    backend: str  #: the backend's display name, e.g. "CUDA", "cuDNN", "ROCm"
     affected_pass: str  #: "forward", "backward" or "both"
-    docname: str
-    line: int
+    docname: str  #: the document carrying the note
+    line: int  #: the directive's line in that document
 
     @property
     def location(self) -> tuple[str, int]:
+        """Where the note is, as Sphinx's warnings take it."""
         return self.docname, self.line
 
     @property
@@ -46,7 +47,7 @@ class ReproducibilityDomain(Domain):
 
     name = "reprodocs"
     label = _("Reproducibility notes")
-    #: Bump whenever the shape of :attr:`data` changes.
+    #: The extension's ``env_version``: bumped whenever the shape of the domain's data changes.
     data_version = 2
     initial_data: ClassVar[dict[str, Any]] = {
         "notes": {},  # docname -> [Note, ...] in document order
@@ -56,11 +57,13 @@ class ReproducibilityDomain(Domain):
 
     @property
     def notes_by_doc(self) -> dict[str, list[Note]]:
+        """Every note, by document, in document order."""
         notes: dict[str, list[Note]] = self.data["notes"]
         return notes
 
     @property
     def index_pages(self) -> dict[str, int]:
+        """The documents holding ``nondeterministic-ops`` tables, with how many."""
         pages: dict[str, int] = self.data["index_pages"]
         return pages
 
@@ -68,6 +71,7 @@ class ReproducibilityDomain(Domain):
         self.index_pages[docname] = self.index_pages.get(docname, 0) + 1
 
     def notes(self) -> Iterator[Note]:
+        """Every note of the project, by document name, then in document order."""
         for docname in sorted(self.notes_by_doc):
             yield from self.notes_by_doc[docname]
 

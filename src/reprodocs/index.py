@@ -30,7 +30,9 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import OptionSpec
 
+#: The file's name, at the root of HTML output.
 JSON_NAME = "nondeterministic.json"
+#: The version of its format, the ``version`` key; bumped on incompatible changes.
 JSON_VERSION = 1
 #: The JSON Schema of ``nondeterministic.json``, shipped with the package.
 JSON_SCHEMA = Path(__file__).with_name("nondeterministic.schema.json")
@@ -39,10 +41,10 @@ JSON_SCHEMA = Path(__file__).with_name("nondeterministic.schema.json")
 class Entry(NamedTuple):
     """One row of the index: a note, and where its operation is documented."""
 
-    name: str  #: the operation; "" for a page-level note
-    directive: str
-    backend: str
-    affected_pass: str
+    name: str  #: the operation; "" for a page-level note without ``:op:``
+    directive: str  #: the directive that made the note
+    backend: str  #: as in :attr:`reprodocs.domain.Note.backend`
+    affected_pass: str  #: "forward", "backward" or "both"
     docname: str  #: the page carrying the note
     target_doc: str  #: the page documenting the operation
     anchor: str  #: the operation's anchor there; "" for the page itself
