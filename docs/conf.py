@@ -26,6 +26,9 @@ extensions = [
     "myst_parser",
 ]
 
+# Every reference must resolve, here and on Read the Docs (which passes no -n).
+nitpicky = True
+
 # Files that pages include (examples shown both as source and rendered), not
 # pages of their own.
 exclude_patterns = ["examples"]
