@@ -36,7 +36,7 @@ docs: $(VENV)/.docs-installed
 test: $(VENV)/.test-installed
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-# Benchmarks (long: see README "Performance"). Peers that pin an old Sphinx
+# Benchmarks (long: see docs/performance.rst). Peers that pin an old Sphinx
 # go, without their dependencies, to a directory only their runs see.
 bench: bench-read bench-incremental bench-themes
 
@@ -63,7 +63,7 @@ catalog: $(VENV)/.test-installed
 		-d src/reprodocs/locale --no-fuzzy-matching
 	$(BIN)/pybabel compile -D reprodocs -d src/reprodocs/locale --statistics
 
-# The README's pictures of the theme, taken with the system's Chromium.
+# The pictures of the theme (docs/images), taken with the system's Chromium.
 screenshots: demo $(VENV)/.test-installed
 	$(BIN)/python scripts/screenshots.py build/html
 
