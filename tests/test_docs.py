@@ -1,0 +1,65 @@
+"""reprodocs' own documentation (docs/): every directive rendered live, the
+live index, the public API documented. `make docs` (CI) builds it with -W -n."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sphinx.cmd.build import build_main
+
+import reprodocs
+from conftest import exported_index, notes_in, parse_html
+from reprodocs.domain import Note
+
+DOCS = Path(__file__).parents[1] / "docs"
+NOTE_DIRECTIVES = {
+    "nondeterministic",
+    "cuda-deterministic-backward",
+    "cuda-deterministic",
+    "cudnn-deterministic",
+}
+
+
+@pytest.fixture(scope="module")
+def docs_html(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("docs")
+    build_main(["-q", "-b", "html", "-d", str(out / "doctrees"), str(DOCS), str(out / "html")])
+    return out / "html"
+
+
+def test_every_note_directive_is_rendered_on_the_directives_page(docs_html):
+    operations = exported_index(docs_html)["operations"]
+    assert {op["directive"] for op in operations if op["docname"] == "directives"} == (
+        NOTE_DIRECTIVES
+    )
+    notes = notes_in(parse_html(docs_html / "directives.html").find(role="main"))
+    assert len(notes) == len(operations)
+    # Each links to the page reprodocs_reproducibility_doc names, a real page.
+    assert {note.select_one("p:not(.admonition-title) a")["href"] for note in notes} == {
+        "index-table.html"
+    }
+
+
+def test_the_index_page_shows_the_live_tables(docs_html):
+    soup = parse_html(docs_html / "index-table.html")
+    every, backward, *_ = soup.select("table.nondeterministic-ops")
+    operations = exported_index(docs_html)["operations"]
+    assert len(every.select("tbody tr")) == len(operations)
+    assert len(backward.select("tbody tr")) == sum(
+        op["backend"] == "CUDA" and op["pass"] == "backward" for op in operations
+    )
+
+
+def test_the_api_page_documents_every_field_of_a_note(docs_html):
+    soup = parse_html(docs_html / "api.html")
+    for field in Note._fields:
+        assert soup.find(id=f"reprodocs.domain.Note.{field}"), field
+    assert soup.find(id="reprodocs.domain.notes_domain")
+
+
+def test_the_changelog_page_is_changelog_md_with_this_version(docs_html):
+    soup = parse_html(docs_html / "changelog.html")
+    assert soup.find("h1").get_text().startswith("Changelog")
+    headings = [h.get_text() for h in soup.find(role="main").find_all("h2")]
+    assert any(heading.startswith(reprodocs.__version__ + " ") for heading in headings), headings
