@@ -10,7 +10,9 @@ from sphinx.cmd.build import build_main
 
 import reprodocs
 from conftest import exported_index, notes_in, parse_html
+from reprodocs.directives import CudaDeterministic, NondeterministicDirective, PresetDirective
 from reprodocs.domain import Note
+from reprodocs.index import NondeterministicOpsDirective
 
 DOCS = Path(__file__).parents[1] / "docs"
 NOTE_DIRECTIVES = {
@@ -39,6 +41,23 @@ def test_every_note_directive_is_rendered_on_the_directives_page(docs_html):
     assert {note.select_one("p:not(.admonition-title) a")["href"] for note in notes} == {
         "index-table.html"
     }
+
+
+def test_every_directive_and_option_is_documented(docs_html):
+    soup = parse_html(docs_html / "directives.html")
+    for option in NondeterministicDirective.option_spec:
+        assert soup.find(id=f"option-{option}"), option
+    for directive in NOTE_DIRECTIVES:
+        target = soup.find(id=f"directive-{directive}")
+        assert target, directive
+        section = target if target.name == "section" else target.find_parent("section")
+        if directive != "nondeterministic":  # a preset links each option it takes
+            links = {a["href"] for a in section.find_all("a", href=True)}
+            assert {f"#option-{option}" for option in PresetDirective.option_spec} <= links
+    assert CudaDeterministic.option_spec is PresetDirective.option_spec
+    options_table = parse_html(docs_html / "index-table.html").select("table")[1]
+    documented = {code.get_text() for code in options_table.select("tbody tr td:first-child code")}
+    assert documented == {f":{option}:" for option in NondeterministicOpsDirective.option_spec}
 
 
 def test_the_index_page_shows_the_live_tables(docs_html):
