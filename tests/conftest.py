@@ -31,17 +31,17 @@ def rootdir() -> Path:
 def make_app(make_app):
     """Sphinx's make_app, with every nondeterministic.json the test's builds
     wrote checked against the schema shipped in the package."""
-    apps = []
+    outdirs: dict[Path, None] = {}  # in order, once each; not the apps, which hold a lot
 
     def make(*args, **kwargs):
         app = make_app(*args, **kwargs)
-        apps.append(app)
+        outdirs[Path(app.outdir)] = None
         return app
 
     yield make
-    for app in apps:
-        if (app.outdir / JSON_NAME).is_file():
-            exported_index(app.outdir)
+    for outdir in outdirs:
+        if (outdir / JSON_NAME).is_file():
+            exported_index(outdir)
 
 
 @functools.cache
