@@ -47,7 +47,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value(
         "reprodocs_known_ops", None, "", types=frozenset({list, tuple, str, type(None)})
     )
-    app.add_message_catalog(CATALOG, LOCALE_DIR)
+    app.add_message_catalog(CATALOG, str(LOCALE_DIR))  # Sphinx 7.2 takes only str
     app.connect("builder-inited", remember_templates_path)
 
     # The notes

@@ -11,8 +11,7 @@ from sphinx.util import logging
 from reprodocs.wording import _, __
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-    from collections.abc import Set as AbstractSet
+    from collections.abc import Iterable, Iterator
 
     from sphinx.domains.python import ObjectEntry, PythonDomain
     from sphinx.environment import BuildEnvironment
@@ -89,7 +88,8 @@ class ReproducibilityDomain(Domain):
         self.notes_by_doc.pop(docname, None)
         self.index_pages.pop(docname, None)
 
-    def merge_domaindata(self, docnames: AbstractSet[str], otherdata: dict[str, Any]) -> None:
+    def merge_domaindata(self, docnames: Iterable[str], otherdata: dict[str, Any]) -> None:
+        # Iterable: a list on Sphinx 7.2, a set later.
         # "published" belongs to the main process, which alone writes it.
         for docname in docnames:
             for key in ("notes", "index_pages"):

@@ -23,6 +23,8 @@ def read_known_ops(app: Sphinx, config: Config) -> None:
     """Turn a path given as ``reprodocs_known_ops`` into the list it holds: one
     name per line, blank lines and ``#`` comments ignored. The path is relative
     to the configuration directory."""
+    # Sphinx 7.2's Config types no attribute for a value (the ignores below);
+    # later ones do.
     known = config.reprodocs_known_ops
     if not isinstance(known, str):
         return
@@ -37,9 +39,9 @@ def read_known_ops(app: Sphinx, config: Config) -> None:
             type="reprodocs",
             subtype="known_ops",
         )
-        config.reprodocs_known_ops = None
+        config.reprodocs_known_ops = None  # type: ignore[attr-defined, unused-ignore]
         return
-    config.reprodocs_known_ops = [
+    config.reprodocs_known_ops = [  # type: ignore[attr-defined, unused-ignore]
         name for line in lines if (name := line.partition("#")[0].strip())
     ]
 
