@@ -63,29 +63,27 @@ def test_setup_metadata(make_app, tmp_path):
     assert app.registry.get_envversion(app)["reprodocs"] == reprodocs.ENV_VERSION
 
 
-@pytest.fixture(scope="session")
-def wheel(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
+def build_package(target: str, out: Path) -> Path:
+    """Build the wheel or the sdist into *out* with hatchling from the test
+    extra, as pip would but without downloading an isolated build environment."""
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out), str(REPO)],
-        check=True,
-    )
-    (wheel,) = out.glob("reprodocs-*.whl")
-    return wheel
-
-
-@pytest.fixture(scope="session")
-def sdist(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("sdist")
-    # hatchling from the test extra: no isolated build environment to download.
-    subprocess.run(
-        [sys.executable, "-m", "hatchling", "build", "-t", "sdist", "-d", str(out)],
+        [sys.executable, "-m", "hatchling", "build", "-t", target, "-d", str(out)],
         cwd=REPO,
         check=True,
         capture_output=True,
     )
-    (sdist,) = out.glob("reprodocs-*.tar.gz")
-    return sdist
+    (package,) = out.iterdir()
+    return package
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory) -> Path:
+    return build_package("wheel", tmp_path_factory.mktemp("wheel"))
+
+
+@pytest.fixture(scope="session")
+def sdist(tmp_path_factory) -> Path:
+    return build_package("sdist", tmp_path_factory.mktemp("sdist"))
 
 
 def test_wheel_carries_templates_and_catalogs(wheel):
