@@ -39,6 +39,7 @@ ENV_VERSION = ReproducibilityDomain.data_version
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
+    """What Sphinx calls for ``extensions = ["reprodocs"]``."""
     app.add_config_value(
         "reprodocs_reproducibility_doc", "notes/randomness", "env", types=frozenset({str})
     )
