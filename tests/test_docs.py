@@ -3,9 +3,12 @@ live index, the public API documented. `make docs` (CI) builds it with -W -n."""
 
 from __future__ import annotations
 
+import runpy
+import tomllib
 from pathlib import Path
 
 import pytest
+import yaml
 from sphinx.cmd.build import build_main
 
 import reprodocs
@@ -14,7 +17,8 @@ from reprodocs.directives import CudaDeterministic, NondeterministicDirective, P
 from reprodocs.domain import Note
 from reprodocs.index import NondeterministicOpsDirective
 
-DOCS = Path(__file__).parents[1] / "docs"
+REPO = Path(__file__).parents[1]
+DOCS = REPO / "docs"
 NOTE_DIRECTIVES = {
     "nondeterministic",
     "cuda-deterministic-backward",
@@ -82,3 +86,16 @@ def test_the_changelog_page_is_changelog_md_with_this_version(docs_html):
     assert soup.find("h1").get_text().startswith("Changelog")
     headings = [h.get_text() for h in soup.find(role="main").find_all("h2")]
     assert any(heading.startswith(reprodocs.__version__ + " ") for heading in headings), headings
+
+
+def test_read_the_docs_builds_this_site_as_make_docs_does():
+    config = yaml.safe_load((REPO / ".readthedocs.yaml").read_text(encoding="utf-8"))
+    assert (REPO / config["sphinx"]["configuration"]) == DOCS / "conf.py"
+    assert config["sphinx"]["fail_on_warning"] is True
+    (install,) = config["python"]["install"]
+    extras = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"
+    ]
+    assert install["path"] == "." and set(install["extra_requirements"]) <= extras.keys()
+    # Read the Docs passes no -n: conf.py asks for it.
+    assert runpy.run_path(str(DOCS / "conf.py"))["nitpicky"] is True
