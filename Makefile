@@ -1,5 +1,6 @@
 # Quick start: `make demo` builds the demo site into build/html; `make test`
-# runs every test. Both create .venv on first use.
+# runs every test; `make docs` builds the documentation into build/docs. Each
+# creates .venv on first use.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -11,7 +12,7 @@ SPHINX_PIN ?=
 # `make test-matrix` runs the fast tests on each, in a venv of its own.
 SPHINX_LINES := 7.3 7.4 8.0 8.1 8.2
 
-.PHONY: demo test test-fast test-sphinx72 test-matrix demo-pytorch2 test-pytorch2 \
+.PHONY: demo test test-fast test-sphinx72 test-matrix demo-pytorch2 test-pytorch2 docs \
 	bench bench-read bench-incremental bench-themes catalog wheel screenshots clean
 
 $(BIN)/python:
@@ -23,12 +24,19 @@ $(VENV)/.demo-installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[demo]' $(if $(SPHINX_PIN),'$(SPHINX_PIN)')
 	touch $@
 
+$(VENV)/.docs-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[docs]' $(if $(SPHINX_PIN),'$(SPHINX_PIN)')
+	touch $@
+
 $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[demo,test]' $(if $(SPHINX_PIN),'$(SPHINX_PIN)')
 	touch $@
 
 demo: $(VENV)/.demo-installed
 	$(BIN)/sphinx-build $(SPHINXOPTS) -b html demo build/html
+
+docs: $(VENV)/.docs-installed
+	$(BIN)/sphinx-build $(SPHINXOPTS) -b html docs build/docs
 
 test: $(VENV)/.test-installed
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
@@ -88,7 +96,7 @@ catalog: $(VENV)/.test-installed
 		-d src/reprodocs/locale --no-fuzzy-matching
 	$(BIN)/pybabel compile -D reprodocs -d src/reprodocs/locale --statistics
 
-# The README's pictures of the theme, taken with the system's Chromium.
+# The pictures of the theme (docs/images), taken with the system's Chromium.
 screenshots: demo $(VENV)/.test-installed
 	$(BIN)/python scripts/screenshots.py build/html
 

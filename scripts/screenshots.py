@@ -1,4 +1,4 @@
-"""Screenshots of the demo's note page in the reprodocs theme, for the README.
+"""Screenshots of the demo's note page in the reprodocs theme, for the docs (docs/images).
 
     .venv/bin/python scripts/screenshots.py [BUILD_DIR]
 

@@ -1,15 +1,21 @@
 from __future__ import annotations
 
+import functools
+import json
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
+import jsonschema
 import pytest
 from bs4 import BeautifulSoup
 from sphinx import locale
 from sphinx.cmd.build import build_main
 from sphinx.testing.util import SphinxTestApp
+
+from reprodocs.index import JSON_NAME, JSON_SCHEMA
 
 pytest_plugins = ["sphinx.testing.fixtures"]
 
@@ -59,6 +65,37 @@ def build_demo(tmp_path_factory):
         return built[overrides]
 
     return build
+
+
+@pytest.fixture
+def make_app(make_app):
+    """Sphinx's make_app, with every nondeterministic.json the test's builds
+    wrote checked against the schema shipped in the package."""
+    outdirs: dict[Path, None] = {}  # in order, once each; not the apps, which hold a lot
+
+    def make(*args, **kwargs):
+        app = make_app(*args, **kwargs)
+        outdirs[Path(app.outdir)] = None
+        return app
+
+    yield make
+    for outdir in outdirs:
+        if (outdir / JSON_NAME).is_file():
+            exported_index(outdir)
+
+
+@functools.cache
+def index_validator() -> jsonschema.Draft202012Validator:
+    schema = json.loads(JSON_SCHEMA.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def exported_index(outdir: Path) -> dict[str, Any]:
+    """The nondeterministic.json of a build, valid against its JSON Schema."""
+    document = json.loads((outdir / JSON_NAME).read_text(encoding="utf-8"))
+    index_validator().validate(document)
+    return document
 
 
 @pytest.fixture
@@ -144,16 +181,29 @@ def write_page_project(srcdir: Path, body: str) -> Path:
 REPO = Path(__file__).parents[1]
 
 
+def build_package(target: str, out: Path) -> Path:
+    """Build the wheel or the sdist into *out* with hatchling from the test
+    extra, as pip would but without downloading an isolated build environment."""
+    subprocess.run(
+        [sys.executable, "-m", "hatchling", "build", "-t", target, "-d", str(out)],
+        cwd=REPO,
+        check=True,
+        capture_output=True,
+    )
+    (package,) = out.iterdir()
+    return package
+
+
 @pytest.fixture(scope="session")
 def wheel(tmp_path_factory) -> Path:
     """The project's wheel, built once per test run."""
-    out = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out), str(REPO)],
-        check=True,
-    )
-    (wheel,) = out.glob("reprodocs-*.whl")
-    return wheel
+    return build_package("wheel", tmp_path_factory.mktemp("wheel"))
+
+
+@pytest.fixture(scope="session")
+def sdist(tmp_path_factory) -> Path:
+    """The project's source distribution, built once per test run."""
+    return build_package("sdist", tmp_path_factory.mktemp("sdist"))
 
 
 @pytest.fixture

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from conftest import BACKWARD_TEXT, notes_in, parse_html, text_of
+from conftest import BACKWARD_TEXT, exported_index, notes_in, parse_html, text_of
 
 #: Which functions carried which note in PyTorch 1.4 (shared/reference/README.md).
 PYTORCH_1_4 = {
@@ -48,7 +47,7 @@ def test_note_page_matches_the_original(demo_html):
 
 
 def test_notes_are_on_the_functions_that_carried_them(demo_html):
-    operations = json.loads((demo_html / "nondeterministic.json").read_text())["operations"]
+    operations = exported_index(demo_html)["operations"]
     by_directive = {}
     for operation in operations:
         if operation["name"]:
@@ -65,6 +64,6 @@ def test_notes_are_on_the_functions_that_carried_them(demo_html):
 def test_reproducibility_page_lists_every_note(demo_html):
     soup = parse_html(demo_html / "notes" / "randomness.html")
     assert soup.find("h1").get_text().startswith("Reproducibility")
-    operations = json.loads((demo_html / "nondeterministic.json").read_text())["operations"]
+    operations = exported_index(demo_html)["operations"]
     every = soup.select("table.nondeterministic-ops")[-1]
     assert len(every.select("tbody tr")) == len(operations)

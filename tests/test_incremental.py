@@ -13,7 +13,7 @@ import sphinx
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import parse_html
+from conftest import exported_index, parse_html
 
 DIRECTIVES = ["cuda-deterministic-backward", "cuda-deterministic", "cudnn-deterministic"]
 PAGES = ["alpha", "beta", "gamma", "delta"]
@@ -101,6 +101,7 @@ def apply(srcdir: Path, step) -> None:
 def index_of(outdir: Path) -> tuple[str, str]:
     """What the index shows: the JSON export and the Reproducibility page's article."""
     article = parse_html(outdir / "notes" / "randomness.html").find("div", role="main")
+    exported_index(outdir)  # valid at every step
     return (outdir / "nondeterministic.json").read_text(), str(article)
 
 
@@ -240,4 +241,4 @@ def test_demo_builds_are_reproducible(tmp_path, monkeypatch):
             == 0
         )
     assert differing_files(tmp_path / "first" / "html", tmp_path / "second" / "html") == []
-    assert (tmp_path / "first" / "html" / "nondeterministic.json").is_file()
+    assert exported_index(tmp_path / "first" / "html")["operations"]

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-import json
+import copy
 
+import jsonschema
 import pytest
 from sphinx.util.console import strip_colors
 
-from conftest import parse_html, text_of
+from conftest import exported_index, index_validator, parse_html, text_of
+from reprodocs.index import JSON_VERSION
 
 
 def tables(soup):
@@ -83,7 +85,7 @@ def test_invalid_filter_is_a_located_warning(build_page):
 
 def test_json_export(build_notes):
     app = build_notes()
-    exported = json.loads((app.outdir / "nondeterministic.json").read_text(encoding="utf-8"))
+    exported = exported_index(app.outdir)
     assert exported["version"] == 1
     assert exported["project"] == "Notes test"
     operations = exported["operations"]
@@ -121,8 +123,32 @@ def test_json_export(build_notes):
 )
 def test_json_uris_follow_the_builder(build_notes, builder, uri):
     app = build_notes(builder)
-    exported = json.loads((app.outdir / "nondeterministic.json").read_text(encoding="utf-8"))
+    exported = exported_index(app.outdir)
     assert uri in [op["uri"] for op in exported["operations"]]
+
+
+def test_schema_is_the_exported_version():
+    assert index_validator().schema["properties"]["version"]["const"] == JSON_VERSION
+
+
+@pytest.mark.parametrize(
+    "break_it",
+    [
+        lambda d: d.update(version=2),
+        lambda d: d.pop("project"),
+        lambda d: d.update(extra=True),
+        lambda d: d["operations"][0].update({"pass": "sideways"}),
+        lambda d: d["operations"][0].pop("uri"),
+        lambda d: d["operations"][0].update(name=""),
+        lambda d: d["operations"][0].update(backend=None),
+    ],
+)
+def test_schema_rejects_other_documents(build_notes, break_it):
+    exported = exported_index(build_notes().outdir)
+    broken = copy.deepcopy(exported)
+    break_it(broken)
+    with pytest.raises(jsonschema.ValidationError):
+        index_validator().validate(broken)
 
 
 def test_json_export_can_be_switched_off(build_notes):

@@ -1,10 +1,14 @@
-"""The package as users get it: its catalogs and its wheel."""
+"""The package as users get it: its catalogs, its types, its wheel and its sdist."""
 
 from __future__ import annotations
 
+import email
+import os
 import subprocess
 import sys
+import tarfile
 import zipfile
+from pathlib import Path
 
 import pytest
 from babel.messages.extract import extract_from_dir
@@ -70,6 +74,82 @@ def test_wheel_carries_templates_and_catalogs(wheel):
     assert "reprodocs/templates/reprodocs/wording/pytorch-1.4.rst" in names
     assert "reprodocs/templates/reprodocs/wording/pytorch-2.rst" in names
     assert "reprodocs/locale/zh_CN/LC_MESSAGES/reprodocs.mo" in names
+    assert "reprodocs/py.typed" in names
+    assert "reprodocs/nondeterministic.schema.json" in names
+
+
+def wheel_metadata(wheel: Path) -> email.message.Message:
+    with zipfile.ZipFile(wheel) as archive:
+        (name,) = (n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+        return email.message_from_bytes(archive.read(name))
+
+
+def test_wheel_metadata(wheel):
+    metadata = wheel_metadata(wheel)
+    assert metadata["License-Expression"] == "BSD-3-Clause"
+    classifiers = set(metadata.get_all("Classifier"))
+    assert {f"Programming Language :: Python :: 3.{minor}" for minor in (11, 12, 13)} <= classifiers
+    assert "Typing :: Typed" in classifiers
+    urls = dict(url.split(", ", 1) for url in metadata.get_all("Project-URL"))
+    assert {"Documentation", "Source", "Issues", "Changelog"} <= urls.keys()
+
+
+def test_license_in_wheel_and_sdist(wheel, sdist):
+    license_text = (REPO / "LICENSE").read_text(encoding="utf-8")
+    assert license_text.startswith("BSD 3-Clause License")
+    assert "Copyright (c) 2026, reprodocs contributors" in license_text
+    with zipfile.ZipFile(wheel) as archive:
+        (name,) = (n for n in archive.namelist() if n.endswith(".dist-info/licenses/LICENSE"))
+        assert archive.read(name).decode() == license_text
+    with tarfile.open(sdist) as archive:
+        names = {name.partition("/")[2] for name in archive.getnames()}
+    assert {"LICENSE", "CHANGELOG.md", "README.md", "pyproject.toml"} <= names
+
+
+def test_public_api_type_checks():
+    """py.typed promises types: the modules [tool.mypy] lists pass mypy --strict."""
+    check = subprocess.run(
+        [sys.executable, "-m", "mypy"], cwd=REPO, capture_output=True, text=True, check=False
+    )
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
+#: The tests that take seconds, not minutes: not the hypothesis-driven
+#: incremental builds, the browser, or the tests that build the package.
+FAST_TESTS = [
+    "tests",
+    "--ignore=tests/test_incremental.py",
+    "--ignore=tests/test_theme_browser.py",
+    "-k",
+    "not wheel and not sdist",
+]
+
+
+def test_sdist_runs_its_own_tests(sdist, tmp_path):
+    with tarfile.open(sdist) as archive:
+        archive.extractall(tmp_path, filter="data")
+    (unpacked,) = tmp_path.iterdir()
+    # The sdist's code comes before the checkout's editable install.
+    env = {**os.environ, "PYTHONPATH": str(unpacked / "src")}
+    probe = subprocess.run(
+        [sys.executable, "-c", "import reprodocs; print(reprodocs.__file__)"],
+        env=env,
+        cwd=unpacked,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert probe.stdout.startswith(str(unpacked))
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *FAST_TESTS],
+        env=env,
+        cwd=unpacked,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout[-5000:] + run.stderr[-2000:]
+    assert " passed" in run.stdout.splitlines()[-1]
 
 
 @pytest.mark.slow

@@ -46,6 +46,7 @@ ENV_VERSION = ReproducibilityDomain.data_version
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
+    """What Sphinx calls for ``extensions = ["reprodocs"]``."""
     app.add_config_value(
         "reprodocs_reproducibility_doc", "notes/randomness", "env", types=frozenset({str})
     )
@@ -59,7 +60,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # The pages holding notes are re-read when it changes, and only they: so a
     # new set re-reads no other page.
     app.add_config_value("reprodocs_wording", DEFAULT_SET, "", types=frozenset({str}))
-    app.add_message_catalog(CATALOG, LOCALE_DIR)
+    app.add_message_catalog(CATALOG, str(LOCALE_DIR))  # Sphinx 7.2 takes only str
     app.connect("config-inited", check_wording_set)
     app.connect("builder-inited", choose_wording)
     app.connect("env-get-outdated", reread_when_wording_changes)

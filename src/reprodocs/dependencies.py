@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reprodocs.domain import ReproducibilityDomain
+from reprodocs.domain import notes_domain
 from reprodocs.wording import wording_fingerprint
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ def reread_when_wording_changes(
 ) -> list[str]:
     """``env-get-outdated``: every page holding a note, when the wording
     differs from the one its notes were read with."""
-    domain = env.get_domain(ReproducibilityDomain.name)
+    domain = notes_domain(env)
     fingerprint = wording_fingerprint(env)
     if fingerprint == domain.data["wording"]:
         return []

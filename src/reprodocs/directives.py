@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import jinja2
 from docutils import nodes
@@ -12,8 +12,11 @@ from docutils.statemachine import StringList
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-from reprodocs.domain import Note, ReproducibilityDomain
+from reprodocs.domain import Note, notes_domain, python_objects
 from reprodocs.wording import __, rst_escape, wording_of
+
+if TYPE_CHECKING:
+    from sphinx.util.typing import OptionSpec
 
 logger = logging.getLogger(__name__)
 
@@ -29,7 +32,9 @@ BACKEND_SPELLINGS = {
 
 def single_line(argument: str | None) -> str:
     """A required option value, its whitespace collapsed (it becomes inline text)."""
-    return " ".join(directives.unchanged_required(argument).split())
+    # docutils passes None for an option without a value, which
+    # unchanged_required rejects with its usual message (its stub says str).
+    return " ".join(directives.unchanged_required(argument).split())  # type: ignore[arg-type]
 
 
 def backend_option(argument: str | None) -> str:
@@ -47,7 +52,7 @@ class NondeterministicDirective(SphinxDirective):
     link to the Reproducibility page; the directive's content follows the text."""
 
     has_content = True
-    option_spec: ClassVar[dict] = {
+    option_spec: ClassVar[OptionSpec] = {
         "backend": backend_option,
         "pass": pass_option,
         "op": single_line,
@@ -67,8 +72,7 @@ class NondeterministicDirective(SphinxDirective):
             docname=self.env.docname,
             line=self.lineno,
         )
-        domain = self.env.get_domain(ReproducibilityDomain.name)
-        if earlier := domain.add_note(note):
+        if earlier := notes_domain(self.env).add_note(note):
             logger.warning(
                 __("%s: %s already carries this note (line %d)"),
                 self.name,
@@ -122,15 +126,14 @@ class NondeterministicDirective(SphinxDirective):
         in (``py:function``, ``py:method``, autodoc output...), or ""."""
         current = getattr(self.env, "current_document", None)  # Sphinx 8.2 and later
         if current is not None:
-            name = current.obj_desc_name
+            name: str = current.obj_desc_name
         else:  # Sphinx 7.2 to 8.1 keep the domain's own name, a tuple for Python
-            name = self.env.temp_data.get("object") or ""
-            if isinstance(name, tuple):
-                name = name[0]
+            stored = self.env.temp_data.get("object") or ""
+            name = stored[0] if isinstance(stored, tuple) else stored
         if not name:
             return ""
         module = self.env.ref_context.get("py:module")
-        if module and f"{module}.{name}" in self.env.get_domain("py").objects:
+        if module and f"{module}.{name}" in python_objects(self.env):
             return f"{module}.{name}"
         return name
 
@@ -182,7 +185,7 @@ class PresetDirective(NondeterministicDirective):
     """A preset: backend and pass are fixed, so only ``:op:`` and
     ``:alternative:`` are accepted."""
 
-    option_spec: ClassVar[dict] = {
+    option_spec: ClassVar[OptionSpec] = {
         "op": single_line,
         "alternative": single_line,
     }

@@ -3,7 +3,7 @@ it survives pickling, incremental builds and parallel reads."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from sphinx.domains import Domain
 from sphinx.util import logging
@@ -11,8 +11,10 @@ from sphinx.util import logging
 from reprodocs.wording import _, __
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-    from collections.abc import Set as AbstractSet
+    from collections.abc import Iterable, Iterator
+
+    from sphinx.domains.python import ObjectEntry, PythonDomain
+    from sphinx.environment import BuildEnvironment
 
 logger = logging.getLogger(__name__)
 
@@ -20,15 +22,16 @@ logger = logging.getLogger(__name__)
 class Note(NamedTuple):
     """One use of a reproducibility directive."""
 
-    operation: str  #: fully-qualified name; "" for a page-level note
+    operation: str  #: fully-qualified name; "" for a page-level note without ``:op:``
     directive: str  #: the directive's name, e.g. "cuda-deterministic-backward"
-    backend: str
+    backend: str  #: the backend's display name, e.g. "CUDA", "cuDNN", "ROCm"
     affected_pass: str  #: "forward", "backward" or "both"
-    docname: str
-    line: int
+    docname: str  #: the document carrying the note
+    line: int  #: the directive's line in that document
 
     @property
     def location(self) -> tuple[str, int]:
+        """Where the note is, as Sphinx's warnings take it."""
         return self.docname, self.line
 
     @property
@@ -43,9 +46,10 @@ class ReproducibilityDomain(Domain):
 
     name = "reprodocs"
     label = _("Reproducibility notes")
-    #: Bump whenever the shape of :attr:`data` changes.
+    #: The extension's ``env_version``: bumped whenever the shape of the domain's data changes.
     data_version = 3
-    initial_data: ClassVar[dict[str, Any]] = {
+    # Typed by Domain: a ClassVar on Sphinx 9, an instance variable before.
+    initial_data = {  # noqa: RUF012
         "notes": {},  # docname -> [Note, ...] in document order
         "index_pages": {},  # docname -> number of nondeterministic-ops tables
         "published": (),  # the index as last written (see reprodocs.index)
@@ -54,16 +58,21 @@ class ReproducibilityDomain(Domain):
 
     @property
     def notes_by_doc(self) -> dict[str, list[Note]]:
-        return self.data["notes"]
+        """Every note, by document, in document order."""
+        notes: dict[str, list[Note]] = self.data["notes"]
+        return notes
 
     @property
     def index_pages(self) -> dict[str, int]:
-        return self.data["index_pages"]
+        """The documents holding ``nondeterministic-ops`` tables, with how many."""
+        pages: dict[str, int] = self.data["index_pages"]
+        return pages
 
     def note_index_page(self, docname: str) -> None:
         self.index_pages[docname] = self.index_pages.get(docname, 0) + 1
 
     def notes(self) -> Iterator[Note]:
+        """Every note of the project, by document name, then in document order."""
         for docname in sorted(self.notes_by_doc):
             yield from self.notes_by_doc[docname]
 
@@ -80,7 +89,8 @@ class ReproducibilityDomain(Domain):
         self.notes_by_doc.pop(docname, None)
         self.index_pages.pop(docname, None)
 
-    def merge_domaindata(self, docnames: AbstractSet[str], otherdata: dict[str, Any]) -> None:
+    def merge_domaindata(self, docnames: Iterable[str], otherdata: dict[str, Any]) -> None:
+        # Iterable: a list on Sphinx 7.2, a set later.
         # "published" and "wording" belong to the main process, which alone writes them.
         for docname in docnames:
             for key in ("notes", "index_pages"):
@@ -125,3 +135,16 @@ class ReproducibilityDomain(Domain):
 
     def resolve_any_xref(self, *args: Any) -> list[Any]:
         return []
+
+
+# ``env.get_domain`` is typed as returning any domain; these say which.
+
+
+def notes_domain(env: BuildEnvironment) -> ReproducibilityDomain:
+    """The project's notes."""
+    return cast("ReproducibilityDomain", env.get_domain(ReproducibilityDomain.name))
+
+
+def python_objects(env: BuildEnvironment) -> dict[str, ObjectEntry]:
+    """The Python objects the project documents, by fully-qualified name."""
+    return cast("PythonDomain", env.get_domain("py")).objects

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from sphinx.util import logging
 
-from reprodocs.domain import ReproducibilityDomain
+from reprodocs.domain import notes_domain
 from reprodocs.wording import __
 
 if TYPE_CHECKING:
@@ -23,6 +23,8 @@ def read_known_ops(app: Sphinx, config: Config) -> None:
     """Turn a path given as ``reprodocs_known_ops`` into the list it holds: one
     name per line, blank lines and ``#`` comments ignored. The path is relative
     to the configuration directory."""
+    # Sphinx 7.2's Config types no attribute for a value (the ignores below);
+    # later ones do.
     known = config.reprodocs_known_ops
     if not isinstance(known, str):
         return
@@ -37,9 +39,9 @@ def read_known_ops(app: Sphinx, config: Config) -> None:
             type="reprodocs",
             subtype="known_ops",
         )
-        config.reprodocs_known_ops = None
+        config.reprodocs_known_ops = None  # type: ignore[attr-defined, unused-ignore]
         return
-    config.reprodocs_known_ops = [
+    config.reprodocs_known_ops = [  # type: ignore[attr-defined, unused-ignore]
         name for line in lines if (name := line.partition("#")[0].strip())
     ]
 
@@ -52,7 +54,7 @@ def check_known_ops(app: Sphinx, env: BuildEnvironment) -> None:
         return
     known = set(known)
     noted = set()
-    for note in env.get_domain(ReproducibilityDomain.name).notes():
+    for note in notes_domain(env).notes():
         if not note.operation:
             continue
         noted.add(note.operation)

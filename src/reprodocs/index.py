@@ -10,32 +10,41 @@ build wrote, the pages showing a table are rewritten, and only those.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 from docutils import nodes
+from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode
 
 from reprodocs.directives import backend_option, pass_option
-from reprodocs.domain import ReproducibilityDomain
+from reprodocs.domain import notes_domain, python_objects
 from reprodocs.wording import _
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from sphinx.application import Sphinx
     from sphinx.builders import Builder
     from sphinx.environment import BuildEnvironment
+    from sphinx.util.typing import OptionSpec
 
+#: The file's name, at the root of HTML output.
 JSON_NAME = "nondeterministic.json"
+#: The version of its format, the ``version`` key; bumped on incompatible changes.
 JSON_VERSION = 1
+#: The JSON Schema of ``nondeterministic.json``, shipped with the package.
+JSON_SCHEMA = Path(__file__).with_name("nondeterministic.schema.json")
 
 
 class Entry(NamedTuple):
     """One row of the index: a note, and where its operation is documented."""
 
-    name: str  #: the operation; "" for a page-level note
-    directive: str
-    backend: str
-    affected_pass: str
+    name: str  #: the operation; "" for a page-level note without ``:op:``
+    directive: str  #: the directive that made the note
+    backend: str  #: as in :attr:`reprodocs.domain.Note.backend`
+    affected_pass: str  #: "forward", "backward" or "both"
     docname: str  #: the page carrying the note
     target_doc: str  #: the page documenting the operation
     anchor: str  #: the operation's anchor there; "" for the page itself
@@ -55,10 +64,10 @@ class NondeterministicOpsDirective(SphinxDirective):
     """``.. nondeterministic-ops::`` -- the table of every note of the project,
     optionally only those of one ``:backend:`` or ``:pass:``."""
 
-    option_spec: ClassVar[dict] = {"backend": backend_option, "pass": pass_option}
+    option_spec: ClassVar[OptionSpec] = {"backend": backend_option, "pass": pass_option}
 
     def run(self) -> list[nodes.Node]:
-        self.env.get_domain(ReproducibilityDomain.name).note_index_page(self.env.docname)
+        notes_domain(self.env).note_index_page(self.env.docname)
         placeholder = nondeterministic_ops(
             backend=self.options.get("backend", ""), affected_pass=self.options.get("pass", "")
         )
@@ -68,11 +77,11 @@ class NondeterministicOpsDirective(SphinxDirective):
 
 def collect(env: BuildEnvironment) -> tuple[Entry, ...]:
     """The index of the notes read so far, sorted by operation."""
-    domain = env.get_domain(ReproducibilityDomain.name)
-    python_objects = env.get_domain("py").objects
+    domain = notes_domain(env)
+    documented_objects = python_objects(env)
     entries = []
     for note in domain.notes():
-        documented = python_objects.get(note.operation) if note.operation else None
+        documented = documented_objects.get(note.operation) if note.operation else None
         if documented is not None:
             target_doc, anchor = documented.docname, documented.node_id
         else:  # a page-level note, or an operation not documented as a Python object
@@ -96,7 +105,7 @@ def collect(env: BuildEnvironment) -> tuple[Entry, ...]:
 def publish(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """After reading: keep the new index, and have its pages rewritten if it
     changed (Sphinx would otherwise only rewrite pages whose source changed)."""
-    domain = env.get_domain(ReproducibilityDomain.name)
+    domain = notes_domain(env)
     entries = collect(env)
     if entries == domain.data["published"]:
         return []
@@ -105,7 +114,7 @@ def publish(app: Sphinx, env: BuildEnvironment) -> list[str]:
 
 
 def render_tables(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    entries = app.env.get_domain(ReproducibilityDomain.name).data["published"]
+    entries = notes_domain(app.env).data["published"]
     for placeholder in doctree.findall(nondeterministic_ops):
         chosen = [
             entry
@@ -113,6 +122,7 @@ def render_tables(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             if placeholder["backend"] in ("", entry.backend)
             and placeholder["affected_pass"] in ("", entry.affected_pass)
         ]
+        replacement: nodes.Element
         if chosen:
             replacement = table(app.builder, docname, chosen)
         else:
@@ -150,19 +160,20 @@ def table(builder: Builder, docname: str, entries: list[Entry]) -> nodes.table:
     return nodes.table("", group, classes=["nondeterministic-ops", "colwidths-auto"])
 
 
-def row(cells) -> nodes.row:
+def row(cells: Iterable[nodes.Node]) -> nodes.row:
     return nodes.row("", *(nodes.entry("", nodes.paragraph("", "", cell)) for cell in cells))
 
 
 def export_json(app: Sphinx, exception: Exception | None) -> None:
     """Write ``nondeterministic.json`` at the root of HTML output."""
+    builder = app.builder
     if (
         exception is not None
-        or app.builder.format != "html"
+        or not isinstance(builder, StandaloneHTMLBuilder)  # html, dirhtml, singlehtml
         or not app.config.reprodocs_export_json
     ):
         return
-    entries = app.env.get_domain(ReproducibilityDomain.name).data["published"]
+    entries = notes_domain(app.env).data["published"]
     document = {
         "version": JSON_VERSION,
         "project": app.config.project,
@@ -173,7 +184,7 @@ def export_json(app: Sphinx, exception: Exception | None) -> None:
                 "backend": entry.backend,
                 "pass": entry.affected_pass,
                 "docname": entry.docname,
-                "uri": output_uri(app.builder, entry),
+                "uri": output_uri(builder, entry),
             }
             for entry in entries
         ],
@@ -185,7 +196,7 @@ def export_json(app: Sphinx, exception: Exception | None) -> None:
         path.write_text(text, encoding="utf-8")
 
 
-def output_uri(builder: Builder, entry: Entry) -> str:
+def output_uri(builder: StandaloneHTMLBuilder, entry: Entry) -> str:
     """The entry's address relative to the output root, anchor included."""
     page, _, fragment = builder.get_target_uri(entry.target_doc).partition("#")
     # singlehtml has one page, the root document, and pages as "#document-NAME".

@@ -82,8 +82,15 @@ def template_environment(search_path: tuple[str, ...]) -> jinja2.Environment:
         autoescape=False,  # the output is reStructuredText, escaped by rst_escape
         keep_trailing_newline=True,
     )
-    environment.install_gettext_callables(_gettext, _ngettext, newstyle=True)
+    # A method jinja2.ext.i18n adds to the environment, unknown to type checkers.
+    environment.install_gettext_callables(_gettext, _ngettext, newstyle=True)  # type: ignore[attr-defined]
     return environment
+
+
+def loader(environment: jinja2.Environment) -> jinja2.BaseLoader:
+    """The loader template_environment gave *environment* (typed as optional)."""
+    assert environment.loader is not None
+    return environment.loader
 
 
 def project_templates(app: Sphinx) -> tuple[str, ...]:
@@ -120,7 +127,7 @@ def check_wording_set(app: Sphinx, config: Config) -> None:
         type="reprodocs",
         subtype="wording",
     )
-    config.reprodocs_wording = DEFAULT_SET
+    config.reprodocs_wording = DEFAULT_SET  # type: ignore[attr-defined, unused-ignore]
 
 
 def setting_location(app: Sphinx, name: str) -> str | None:
@@ -131,7 +138,9 @@ def setting_location(app: Sphinx, name: str) -> str | None:
         return None
     for node in ast.walk(ast.parse(conf_py.read_bytes())):
         targets = getattr(node, "targets", [getattr(node, "target", None)])
-        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+        if isinstance(node, ast.stmt) and any(
+            isinstance(t, ast.Name) and t.id == name for t in targets
+        ):
             return f"{conf_py}:{node.lineno}"
     return None
 
@@ -160,7 +169,7 @@ def choose_wording(app: Sphinx) -> None:
     search_path = project_templates(app)
     environment = template_environment(search_path)
     try:
-        environment.loader.get_source(environment, NOTE_TEMPLATE)
+        loader(environment).get_source(environment, NOTE_TEMPLATE)
         template = NOTE_TEMPLATE
     except jinja2.TemplateNotFound:
         template = set_template(app.config.reprodocs_wording)
@@ -202,7 +211,7 @@ def template_sources(environment: jinja2.Environment, name: str) -> list[tuple[s
         if name in sources:
             continue
         try:
-            sources[name] = environment.loader.get_source(environment, name)[0]
+            sources[name] = loader(environment).get_source(environment, name)[0]
             tree = environment.parse(sources[name])
         except jinja2.TemplateNotFound:
             sources[name] = ""

@@ -1,0 +1,101 @@
+"""reprodocs' own documentation (docs/): every directive rendered live, the
+live index, the public API documented. `make docs` (CI) builds it with -W -n."""
+
+from __future__ import annotations
+
+import runpy
+import tomllib
+from pathlib import Path
+
+import pytest
+import yaml
+from sphinx.cmd.build import build_main
+
+import reprodocs
+from conftest import exported_index, notes_in, parse_html
+from reprodocs.directives import CudaDeterministic, NondeterministicDirective, PresetDirective
+from reprodocs.domain import Note
+from reprodocs.index import NondeterministicOpsDirective
+
+REPO = Path(__file__).parents[1]
+DOCS = REPO / "docs"
+NOTE_DIRECTIVES = {
+    "nondeterministic",
+    "cuda-deterministic-backward",
+    "cuda-deterministic",
+    "cudnn-deterministic",
+}
+
+
+@pytest.fixture(scope="module")
+def docs_html(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("docs")
+    build_main(["-q", "-b", "html", "-d", str(out / "doctrees"), str(DOCS), str(out / "html")])
+    return out / "html"
+
+
+def test_every_note_directive_is_rendered_on_the_directives_page(docs_html):
+    operations = exported_index(docs_html)["operations"]
+    assert {op["directive"] for op in operations if op["docname"] == "directives"} == (
+        NOTE_DIRECTIVES
+    )
+    notes = notes_in(parse_html(docs_html / "directives.html").find(role="main"))
+    assert len(notes) == len(operations)
+    # Each links to the page reprodocs_reproducibility_doc names, a real page.
+    assert {note.select_one("p:not(.admonition-title) a")["href"] for note in notes} == {
+        "index-table.html"
+    }
+
+
+def test_every_directive_and_option_is_documented(docs_html):
+    soup = parse_html(docs_html / "directives.html")
+    for option in NondeterministicDirective.option_spec:
+        assert soup.find(id=f"option-{option}"), option
+    for directive in NOTE_DIRECTIVES:
+        target = soup.find(id=f"directive-{directive}")
+        assert target, directive
+        section = target if target.name == "section" else target.find_parent("section")
+        if directive != "nondeterministic":  # a preset links each option it takes
+            links = {a["href"] for a in section.find_all("a", href=True)}
+            assert {f"#option-{option}" for option in PresetDirective.option_spec} <= links
+    assert CudaDeterministic.option_spec is PresetDirective.option_spec
+    options_table = parse_html(docs_html / "index-table.html").select("table")[1]
+    documented = {code.get_text() for code in options_table.select("tbody tr td:first-child code")}
+    assert documented == {f":{option}:" for option in NondeterministicOpsDirective.option_spec}
+
+
+def test_the_index_page_shows_the_live_tables(docs_html):
+    soup = parse_html(docs_html / "index-table.html")
+    every, backward, *_ = soup.select("table.nondeterministic-ops")
+    operations = exported_index(docs_html)["operations"]
+    assert len(every.select("tbody tr")) == len(operations)
+    assert len(backward.select("tbody tr")) == sum(
+        op["backend"] == "CUDA" and op["pass"] == "backward" for op in operations
+    )
+
+
+def test_the_api_page_documents_every_field_of_a_note(docs_html):
+    soup = parse_html(docs_html / "api.html")
+    for field in Note._fields:
+        assert soup.find(id=f"reprodocs.domain.Note.{field}"), field
+    assert soup.find(id="reprodocs.domain.notes_domain")
+
+
+def test_the_changelog_page_is_changelog_md_with_this_version(docs_html):
+    soup = parse_html(docs_html / "changelog.html")
+    assert soup.find("h1").get_text().startswith("Changelog")
+    headings = [h.get_text() for h in soup.find(role="main").find_all("h2")]
+    assert any(heading.startswith(reprodocs.__version__ + " ") for heading in headings), headings
+
+
+def test_read_the_docs_builds_this_site_as_make_docs_does():
+    config = yaml.safe_load((REPO / ".readthedocs.yaml").read_text(encoding="utf-8"))
+    assert (REPO / config["sphinx"]["configuration"]) == DOCS / "conf.py"
+    assert config["sphinx"]["fail_on_warning"] is True
+    (install,) = config["python"]["install"]
+    extras = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"
+    ]
+    assert install["path"] == "." and set(install["extra_requirements"]) <= extras.keys()
+    # Read the Docs passes no -n: conf.py asks for it.
+    assert runpy.run_path(str(DOCS / "conf.py"))["nitpicky"] is True
