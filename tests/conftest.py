@@ -25,6 +25,19 @@ if not hasattr(SphinxTestApp, "warning"):
     SphinxTestApp.status = property(lambda app: app._status)
     SphinxTestApp.warning = property(lambda app: app._warning)
 
+    _cleanup = SphinxTestApp.cleanup
+
+    def _cleanup_once(app: SphinxTestApp, doctrees: bool = False) -> None:
+        # Sphinx 7.2's cleanup puts back the very dict of directives it saved,
+        # not a copy: an app cleaned up twice (by a test that starts a second
+        # app, then by make_app) brings back what later apps registered, and
+        # every later test's apps warn "already registered".
+        if not getattr(app, "_cleaned_up", False):
+            app._cleaned_up = True
+            _cleanup(app, doctrees)
+
+    SphinxTestApp.cleanup = _cleanup_once
+
 #: The paragraph of PyTorch 1.4's cuda_deterministic_backward.html, whitespace collapsed.
 BACKWARD_TEXT = (
     "When using the CUDA backend, this operation may induce nondeterministic "

@@ -282,8 +282,10 @@ def test_an_extensions_inline_script_is_loaded_from_a_file(make_app, rootdir, tm
     app.add_js_file(None, body='{"data": 1}', type="application/json", id="data")
     app.build()
     soup = page(app)
-    (script,) = soup.select("script#from-an-extension")
-    assert Path(app.outdir, script["src"].split("?")[0]).read_text() == body
+    # Sphinx 7.2 lists a script added after the builder started twice (its
+    # registry's and its builder's copy); later lines list it once.
+    (src,) = {script["src"] for script in soup.select("script#from-an-extension")}
+    assert Path(app.outdir, src.split("?")[0]).read_text() == body
     # A data block is no script: it stays.
     assert soup.select_one("script#data").get_text() == '{"data": 1}'
 
