@@ -140,7 +140,9 @@ class NondeterministicDirective(SphinxDirective):
     def wording_nodes(self, note: Note, alternative: str) -> list[nodes.Node]:
         """The rendered wording, parsed as reStructuredText whatever the page's
         parser (in a MyST page ``self.state`` parses Markdown)."""
-        source, line = self.get_source_info()
+        # Sphinx 9.1 types both as optional; a directive's own are always known.
+        known_source, known_line = self.get_source_info()
+        source, line = known_source or self.env.docname, known_line or self.lineno
         templates = wording_of(self.env)
         try:
             text = templates.template().render(
