@@ -1,7 +1,9 @@
 """Benchmark whole HTML builds with and without ``reprodocs.navigation``, theme
 by theme: sphinx_rtd_theme, alabaster, classic (with the ``globaltoc.html``
-sidebar), furo, pydata-sphinx-theme and the reprodocs theme (which always has
-the extension), on
+sidebar), furo, pydata-sphinx-theme, the reprodocs theme (which always has
+the extension) and, where it is installed (it pins Sphinx <= 7.2.6: run this
+with .venv-pytorch2/bin/python), pytorch_sphinx_theme2 set up as
+demo/pytorch2/conf.py sets it up; on
 the generated N-page API site (see :mod:`sites`) and on a real site, Django's
 ``docs/`` (its source package, fetched with pip into bench/_work). The floor
 is the basic theme without sidebars: a build that shows no menu at all.
@@ -19,6 +21,8 @@ reports; it never asserts on time. ::
     python bench/themes.py --json bench/results/themes.json        # N = 250 ... 2000
     python bench/themes.py -n 250 --site generated --without-max 250
     python bench/themes.py --site django --json bench/results/django.json
+    .venv-pytorch2/bin/python bench/themes.py --site generated --theme pytorch_sphinx_theme2 \
+        --json bench/results/themes-generated-pytorch2.json
     python bench/themes.py --report bench/results/*.json --plot docs/images/build-time.png
 
 Builds without the extension grow with the square of N (about 25 minutes at
@@ -28,6 +32,7 @@ N = 2,000 on a 2-core machine), so they run only up to --without-max.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import platform
@@ -59,6 +64,34 @@ if html_theme == "classic":
     html_sidebars = {"**": ["globaltoc.html", "searchbox.html"]}
 elif html_theme == "basic":  # the floor: no menu at all
     html_sidebars = {"**": []}
+elif html_theme == "pytorch_sphinx_theme2":  # set up as demo/pytorch2/conf.py sets it up
+    import pytorch_sphinx_theme2 as _bench_pst2
+
+    extensions = [*extensions, "pytorch_sphinx_theme2"]
+    html_theme_path = [_bench_pst2.get_html_theme_path()]
+    templates_path = [_bench_os.path.join(_bench_pst2.get_html_theme_path(), "templates")]
+    html_theme_options = {
+        "navigation_with_keys": False,
+        "logo": {"text": "Home"},
+        "icon_links": [{"name": "GitHub", "url": "https://github.com/pytorch/pytorch",
+                        "icon": "fa-brands fa-github"}],
+        "use_edit_page_button": True,
+        "navbar_center": "navbar-nav",
+    }
+    _bench_variables = _bench_pst2.get_theme_variables()
+    html_context = {
+        "theme_variables": _bench_variables,
+        "display_github": True,
+        "github_url": "https://github.com",
+        "github_user": "pytorch",
+        "github_repo": "pytorch",
+        "feedback_url": "https://github.com/pytorch/pytorch",
+        "github_version": "main",
+        "doc_path": "docs/source",
+        "library_links": _bench_variables.get("library_links", []),
+        "community_links": _bench_variables.get("community_links", []),
+        "language_bindings_links": [],
+    }
 """
 
 GENERATED_CONF = """\
@@ -76,7 +109,11 @@ html_theme_path = []
 #: The generated site's pages besides its N API pages.
 GENERATED_EXTRA_PAGES = ("index", "notes/randomness")
 
-THEMES = ("sphinx_rtd_theme", "alabaster", "classic", "furo", "pydata_sphinx_theme", "reprodocs")
+THEMES = ("sphinx_rtd_theme", "alabaster", "classic", "furo", "pydata_sphinx_theme", "reprodocs",
+          "pytorch_sphinx_theme2")
+#: Themes measured only where they are installed (pytorch_sphinx_theme2 pins
+#: Sphinx <= 7.2.6: `make .venv-pytorch2/.installed`).
+OPTIONAL_THEMES = ("pytorch_sphinx_theme2",)
 FLOOR = ("basic", "sphinx")
 
 
@@ -89,6 +126,14 @@ def configurations(themes: list[str]) -> list[tuple[str, str]]:
         if theme != "reprodocs":
             configs.append((theme, "sphinx"))
     return configs
+
+
+def default_themes() -> list[str]:
+    """Every theme but the optional ones not installed here."""
+    return [
+        theme for theme in THEMES
+        if theme not in OPTIONAL_THEMES or importlib.util.find_spec(theme) is not None
+    ]  # fmt: skip
 
 
 def timed_build(theme: str, menu: str, src: Path, out: Path) -> dict[str, float]:
@@ -249,7 +294,7 @@ def plot(results: dict, path: Path) -> None:
 
     rows = [r for r in summary(results) if r["site"] == "generated"]
     figure, axes = plt.subplots(figsize=(7.5, 4.5), dpi=120)
-    colors = dict(zip(THEMES, ("C0", "C1", "C2", "C3", "C5", "C4"), strict=True))
+    colors = dict(zip(THEMES, ("C0", "C1", "C2", "C3", "C5", "C4", "C6"), strict=True))
     for theme, menu in [FLOOR, *((t, m) for t in THEMES for m in ("linear", "sphinx"))]:
         points = sorted((r["pages"], r["cpu"]) for r in rows
                         if r["theme"] == theme and r["menu"] == menu)  # fmt: skip
@@ -313,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
         menus = args.menu or ["linear", "sphinx", "floor"]
         configs = [
             (theme, menu)
-            for theme, menu in configurations(args.theme or list(THEMES))
+            for theme, menu in configurations(args.theme or default_themes())
             if ("floor" if (theme, menu) == FLOOR else menu) in menus
         ]
         results = run(sites, configs, args.without_max, args.repeats, save)

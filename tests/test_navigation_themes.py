@@ -3,6 +3,10 @@ same site's pages without it, theme by theme."""
 
 from __future__ import annotations
 
+import importlib.util
+import os
+from pathlib import Path
+
 import pytest
 
 from reprodocs import navigation
@@ -100,3 +104,65 @@ def test_reprodocs_theme_pages_are_those_with_sphinx_menu(
     sphinx = build(make_app, rootdir, tmp_path / "sphinx", "html", options, serve_sphinx_menu)
     assert len(linear) >= 13
     assert linear == sphinx
+
+
+def pytorch_sphinx_theme2_options(tmp_path: Path) -> dict:
+    """pytorch_sphinx_theme2 set up as demo/pytorch2/conf.py sets it up (its
+    extension, html_theme_path, templates_path, html_context); that theme
+    pins Sphinx <= 7.2.6, so it is only installed in .venv-pytorch2."""
+    if importlib.util.find_spec("pytorch_sphinx_theme2") is None:
+        message = "pytorch_sphinx_theme2 is not installed; `make test-pytorch2` installs it"
+        if os.environ.get("REPRODOCS_REQUIRE_PYTORCH2") == "1":
+            pytest.fail(f"REPRODOCS_REQUIRE_PYTORCH2=1 but {message}")
+        pytest.skip(f"NOT CHECKED: {message}")
+    import pytorch_sphinx_theme2
+
+    variables = pytorch_sphinx_theme2.get_theme_variables()
+    return {
+        "html_theme": "pytorch_sphinx_theme2",
+        "html_theme_path": [pytorch_sphinx_theme2.get_html_theme_path()],
+        "templates_path": [str(Path(pytorch_sphinx_theme2.__file__).parent / "templates")],
+        "html_theme_options": {"navbar_center": "navbar-nav", "use_edit_page_button": True},
+        "html_context": {
+            "theme_variables": variables,
+            "github_user": "pytorch",
+            "github_repo": "pytorch",
+            "github_version": "main",
+            "doc_path": "docs/source",
+            "library_links": variables.get("library_links", []),
+            "community_links": variables.get("community_links", []),
+        },
+    }
+
+
+def test_pytorch_sphinx_theme2_pages_are_byte_identical_with_the_extension(
+    make_app, rootdir, tmp_path, linear_menus
+):
+    """pytorch_sphinx_theme2 (on pydata-sphinx-theme 0.15.4) never calls
+    ``toctree()``: its sidebar asks Sphinx's ``TocTree.resolve`` itself (for
+    the pages under a top-level page, as under api/ here) and its header lists
+    the root's toctree entries from the environment. The extension serves
+    nothing there, so it changes no page (and accelerates nothing)."""
+    options = pytorch_sphinx_theme2_options(tmp_path)
+    without = build(
+        make_app,
+        rootdir,
+        tmp_path / "without",
+        "html",
+        {**options, "extensions": ["pytorch_sphinx_theme2"]},
+    )
+    with_extension = build(
+        make_app,
+        rootdir,
+        tmp_path / "with",
+        "html",
+        {**options, "extensions": ["pytorch_sphinx_theme2", "reprodocs.navigation"]},
+    )
+    assert len(without) >= 13
+    # The theme's own sidebar, from TocTree, on a page below api/index.
+    assert b'class="bd-docs-nav' in without["api/op_a.html"]
+    assert b"toctree-l1" in without["api/op_a.html"]
+    assert linear_menus == []  # the theme asked for no menu
+    assert with_extension.keys() == without.keys()
+    for page, html in with_extension.items():
+        assert html == without[page], page
