@@ -183,13 +183,17 @@ def wording_of(env: BuildEnvironment) -> Wording:
 
 def wording_fingerprint(env: BuildEnvironment) -> str:
     """A digest of everything the notes' wording is made of: the sources of the
-    template in use and of the templates it names, and the catalog files of the
-    language. Equal bytes give an equal digest, whatever the files' times."""
+    template in use and of the templates it names, the catalog files of the
+    language, and the page the notes link to. Equal bytes give an equal
+    digest, whatever the files' times."""
     wording = wording_of(env)
     parts = [
         (name, source.encode())
         for name, source in template_sources(wording.environment, wording.template_name)
     ]
+    parts.append(
+        ("reprodocs_reproducibility_doc", env.config.reprodocs_reproducibility_doc.encode())
+    )
     # The files Sphinx's locale.init loads for the catalog (the language, then its parents).
     for path in gettext.find(CATALOG, str(LOCALE_DIR), [env.config.language], all=True):
         parts.append((str(Path(path).relative_to(LOCALE_DIR)), Path(path).read_bytes()))
