@@ -48,9 +48,7 @@ def timed_build(src: Path, out: Path) -> tuple[float, float]:
     """
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    result = subprocess.run(
-        sphinx_command(src, out), check=False, capture_output=True, text=True
-    )
+    result = subprocess.run(sphinx_command(src, out), check=False, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -102,8 +100,7 @@ def markdown(results: dict) -> str:
     ]
     for v, s in results["variants"].items():
         lines.append(
-            f"| {v} | {results['n']} | {s['median']:.3f} | {s['min']:.3f} "
-            f"| {s['cpu_median']:.3f} |"
+            f"| {v} | {results['n']} | {s['median']:.3f} | {s['min']:.3f} | {s['cpu_median']:.3f} |"
         )
     ratio = results["ratio"]
     lines += [
@@ -121,9 +118,7 @@ def markdown(results: dict) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Command-line entry point."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "-n", "--pages", type=int, default=400, help="pages per site (default 400)"
-    )
+    parser.add_argument("-n", "--pages", type=int, default=400, help="pages per site (default 400)")
     parser.add_argument(
         "-r",
         "--repeats",
@@ -131,9 +126,7 @@ def main(argv: list[str] | None = None) -> int:
         default=7,
         help="timed runs per variant (default 7)",
     )
-    parser.add_argument(
-        "--json", type=Path, metavar="PATH", help="also save the results here"
-    )
+    parser.add_argument("--json", type=Path, metavar="PATH", help="also save the results here")
     args = parser.parse_args(argv)
     if args.pages < 1 or args.repeats < 1:
         parser.error("--pages and --repeats must be at least 1")

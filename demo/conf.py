@@ -110,7 +110,10 @@ html_theme_options = {
                 {"title": "Docs", "url": "https://pytorch.org/docs/stable/index.html"},
                 {"title": "Discuss", "url": "https://discuss.pytorch.org"},
                 {"title": "GitHub Issues", "url": "https://github.com/pytorch/pytorch/issues"},
-                {"title": "Contributing", "url": "https://github.com/pytorch/pytorch/blob/master/CONTRIBUTING.md"},
+                {
+                    "title": "Contributing",
+                    "url": "https://github.com/pytorch/pytorch/blob/master/CONTRIBUTING.md",
+                },
             ],
         },
     ],

@@ -57,25 +57,33 @@ def rootdir() -> Path:
 @pytest.fixture(scope="session")
 def build_demo(tmp_path_factory):
     """The demo site built as `make demo` builds it (nitpicky, warnings are
-    errors), once per session for each set of ``-D name=value`` overrides;
-    returns its HTML directory."""
-    built: dict[tuple[str, ...], Path] = {}
+    errors, dates from SOURCE_DATE_EPOCH), once per session for each set of
+    ``-D name=value`` overrides and configuration directory (``confdir``:
+    demo/pytorch2 builds it inside pytorch_sphinx_theme2); ``again=True``
+    builds it once more beside the first. Returns its HTML directory."""
+    built: dict[tuple[tuple[str, ...], Path, bool], Path] = {}
 
-    def build(*overrides: str) -> Path:
-        if overrides not in built:
+    def build(*overrides: str, confdir: Path = DEMO, again: bool = False) -> Path:
+        key = (overrides, confdir, again)
+        if key not in built:
             out = tmp_path_factory.mktemp("demo")
             options = [argument for override in overrides for argument in ("-D", override)]
-            arguments = ["-W", "-n", "-q", "-b", "html", "-d", str(out / "doctrees"), *options]
+            arguments = ["-W", "-n", "-q", "-b", "html", "-c", str(confdir), *options]
+            arguments += ["-d", str(out / "doctrees"), str(DEMO), str(out / "html")]
             try:
-                assert build_main([*arguments, str(DEMO), str(out / "html")]) == 0
+                with pytest.MonkeyPatch.context() as patch:
+                    # A date in 2019, the demo's copyright year (which
+                    # Sphinx 7.2 would otherwise replace with this one's).
+                    patch.setenv("SOURCE_DATE_EPOCH", "1570000000")
+                    assert build_main(arguments) == 0
             finally:
                 # Sphinx keeps each catalog's translator for the process and
                 # only adds fallbacks to it: a build in zh_CN would translate
                 # every later build of the session (sphinx.testing clears it
                 # after each test app; build_main does not).
                 locale.translators.clear()
-            built[overrides] = out / "html"
-        return built[overrides]
+            built[key] = out / "html"
+        return built[key]
 
     return build
 

@@ -114,6 +114,19 @@ def test_public_api_type_checks():
     assert check.returncode == 0, check.stdout + check.stderr
 
 
+@pytest.mark.parametrize("command", [["check"], ["format", "--check"]])
+def test_code_follows_the_project_style(command):
+    """What [tool.ruff] asks: lint rules, and one formatting."""
+    check = subprocess.run(
+        [sys.executable, "-m", "ruff", *command, "."],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
 #: The tests that take seconds, not minutes: not the hypothesis-driven
 #: incremental builds, the browser, or the tests that build the package.
 FAST_TESTS = [

@@ -13,42 +13,23 @@ import os
 from pathlib import Path
 
 import pytest
-from sphinx.cmd.build import build_main
 
-from conftest import BACKWARD_TEXT, notes_in, parse_html, text_of
+from conftest import BACKWARD_TEXT, DEMO, notes_in, parse_html, text_of
 
-DEMO = Path(__file__).parents[1] / "demo"
 REQUIRED = os.environ.get("REPRODOCS_REQUIRE_PYTORCH2") == "1"
 #: The Reproducibility page, as the notes' links name it.
 LINK = "notes/randomness"
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
+def site(build_demo) -> Path:
     if importlib.util.find_spec("pytorch_sphinx_theme2") is None:
         message = "pytorch_sphinx_theme2 is not installed; `make test-pytorch2` installs it"
         if REQUIRED:
             pytest.fail(f"REPRODOCS_REQUIRE_PYTORCH2=1 but {message}")
         pytest.skip(f"NOT CHECKED: {message}")
-    out = tmp_path_factory.mktemp("pytorch2")
-    # As `make demo-pytorch2` builds it: nitpicky, warnings are errors.
-    status = build_main(
-        [
-            "-W",
-            "-n",
-            "-q",
-            "-b",
-            "html",
-            "-c",
-            str(DEMO / "pytorch2"),
-            "-d",
-            str(out / "doctrees"),
-            str(DEMO),
-            str(out / "html"),
-        ]
-    )
-    assert status == 0
-    return out / "html"
+    # As `make demo-pytorch2` builds it.
+    return build_demo(confdir=DEMO / "pytorch2")
 
 
 def test_pages_are_written_by_pytorch_sphinx_theme2(site):

@@ -173,6 +173,19 @@ def test_switching_the_set_rereads_every_noted_page_only(reread_by):
         assert wording_on(app.outdir, docname).endswith("See Reproducibility for more information.")
 
 
+def test_linking_another_page_rereads_every_noted_page_only(reread_by):
+    reread, app = reread_by(
+        lambda srcdir: None, own_template=False, after={"reprodocs_reproducibility_doc": "guide"}
+    )
+    assert reread == set(NOTED)
+    for docname in NOTED:
+        assert wording_on(app.outdir, docname).endswith(
+            "Please see the notes on Guide for background."
+        )
+        (note,) = notes_in(parse_html(app.outdir / f"{docname}.html"))
+        assert note.select_one("a.reference.internal")["href"] == "../guide.html"
+
+
 def test_switching_the_set_under_the_project_template_rereads_nothing(reread_by):
     # The project's note.rst wins whatever the set: the wording did not change.
     reread, _ = reread_by(lambda srcdir: None, after={"reprodocs_wording": "pytorch-2"})

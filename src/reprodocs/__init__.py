@@ -47,8 +47,9 @@ ENV_VERSION = ReproducibilityDomain.data_version
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     """What Sphinx calls for ``extensions = ["reprodocs"]``."""
+    # The page the notes link to: part of their wording (see below).
     app.add_config_value(
-        "reprodocs_reproducibility_doc", "notes/randomness", "env", types=frozenset({str})
+        "reprodocs_reproducibility_doc", "notes/randomness", "", types=frozenset({str})
     )
     app.add_config_value("reprodocs_export_json", True, "", types=frozenset({bool}))
     # Checked on every build, so changing it re-reads nothing.
@@ -56,9 +57,9 @@ def setup(app: Sphinx) -> ExtensionMetadata:
         "reprodocs_known_ops", None, "", types=frozenset({list, tuple, str, type(None)})
     )
 
-    # The wording: a set of templates, the project's templates, the catalog.
-    # The pages holding notes are re-read when it changes, and only they: so a
-    # new set re-reads no other page.
+    # The wording: a set of templates, the project's templates, the catalog,
+    # the page linked to. The pages holding notes are re-read when it
+    # changes, and only they: so a new set re-reads no other page.
     app.add_config_value("reprodocs_wording", DEFAULT_SET, "", types=frozenset({str}))
     app.add_message_catalog(CATALOG, str(LOCALE_DIR))  # Sphinx 7.2 takes only str
     app.connect("config-inited", check_wording_set)

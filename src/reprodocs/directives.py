@@ -9,16 +9,14 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 from docutils.parsers.rst.states import RSTState, RSTStateMachine, state_classes
 from docutils.statemachine import StringList
-from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from reprodocs.domain import Note, notes_domain, python_objects
+from reprodocs.report import warn
 from reprodocs.wording import __, rst_escape, wording_of
 
 if TYPE_CHECKING:
     from sphinx.util.typing import OptionSpec
-
-logger = logging.getLogger(__name__)
 
 PASSES = ("forward", "backward", "both")
 
@@ -73,14 +71,13 @@ class NondeterministicDirective(SphinxDirective):
             line=self.lineno,
         )
         if earlier := notes_domain(self.env).add_note(note):
-            logger.warning(
+            warn(
+                "duplicate",
                 __("%s: %s already carries this note (line %d)"),
                 self.name,
                 note.operation or __("this page"),
                 earlier.line,
                 location=self.get_location(),
-                type="reprodocs",
-                subtype="duplicate",
             )
 
         admonition = nodes.note()
@@ -110,13 +107,12 @@ class NondeterministicDirective(SphinxDirective):
             return
         blank = next((i for i, line in enumerate(self.content) if not line.strip()), None)
         argument_lines = len(self.content) if blank is None else blank + 1
-        logger.warning(
+        warn(
+            "argument",
             __("%s takes no argument (use :op: to name the operation): %s"),
             self.name,
             " ".join(self.content[:argument_lines]).strip(),
             location=self.get_location(),
-            type="reprodocs",
-            subtype="argument",
         )
         self.content = self.content[argument_lines:]
         self.content_offset += argument_lines
@@ -153,15 +149,14 @@ class NondeterministicDirective(SphinxDirective):
                 alternative=alternative,
             )
         except jinja2.TemplateError as error:
-            logger.warning(
+            warn(
+                "template",
                 __("%s: cannot render %s: %s"),
                 self.name,
                 # The template that failed: one it includes, or the note's own.
                 getattr(error, "name", None) or templates.template_name,
                 error,
                 location=self.get_location(),
-                type="reprodocs",
-                subtype="template",
             )
             return []
         # Every line of the wording is located at the directive.

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from sphinx.domains import Domain
-from sphinx.util import logging
 
+from reprodocs.report import warn
 from reprodocs.wording import _, __
 
 if TYPE_CHECKING:
@@ -15,8 +15,6 @@ if TYPE_CHECKING:
 
     from sphinx.domains.python import ObjectEntry, PythonDomain
     from sphinx.environment import BuildEnvironment
-
-logger = logging.getLogger(__name__)
 
 
 class Note(NamedTuple):
@@ -107,20 +105,20 @@ class ReproducibilityDomain(Domain):
                 continue
             earlier = first_by_claim.setdefault(note.claim, note)
             if earlier is not note and earlier.docname != note.docname:
-                logger.warning(
+                warn(
+                    "duplicate",
                     __("%s: %s is already noted in %s (line %d)"),
                     note.directive,
                     note.operation,
                     earlier.docname,
                     earlier.line,
                     location=note.location,
-                    type="reprodocs",
-                    subtype="duplicate",
                 )
             backend_key = (note.operation, note.backend)
             other = passes_by_backend.setdefault(backend_key, note)
             if other.affected_pass != note.affected_pass:
-                logger.warning(
+                warn(
+                    "conflict",
                     __("%s: %s is noted with :pass: %s here but %s in %s (line %d)"),
                     note.directive,
                     note.operation,
@@ -129,8 +127,6 @@ class ReproducibilityDomain(Domain):
                     other.docname,
                     other.line,
                     location=note.location,
-                    type="reprodocs",
-                    subtype="conflict",
                 )
 
     def resolve_any_xref(self, *args: Any) -> list[Any]:

@@ -6,17 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sphinx.util import logging
-
 from reprodocs.domain import notes_domain
+from reprodocs.report import warn
 from reprodocs.wording import __
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
     from sphinx.environment import BuildEnvironment
-
-logger = logging.getLogger(__name__)
 
 
 def read_known_ops(app: Sphinx, config: Config) -> None:
@@ -32,12 +29,11 @@ def read_known_ops(app: Sphinx, config: Config) -> None:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as error:
-        logger.warning(
+        warn(
+            "known_ops",
             __("reprodocs_known_ops: cannot read %s: %s"),
             path,
             error.strerror,
-            type="reprodocs",
-            subtype="known_ops",
         )
         config.reprodocs_known_ops = None  # type: ignore[attr-defined, unused-ignore]
         return
@@ -59,18 +55,16 @@ def check_known_ops(app: Sphinx, env: BuildEnvironment) -> None:
             continue
         noted.add(note.operation)
         if note.operation not in known:
-            logger.warning(
+            warn(
+                "unknown_op",
                 __("%s: %s is not in reprodocs_known_ops"),
                 note.directive,
                 note.operation,
                 location=note.location,
-                type="reprodocs",
-                subtype="unknown_op",
             )
     for operation in sorted(known - noted):
-        logger.warning(
+        warn(
+            "missing_note",
             __("reprodocs_known_ops: %s has no nondeterminism note"),
             operation,
-            type="reprodocs",
-            subtype="missing_note",
         )

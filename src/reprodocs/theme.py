@@ -16,16 +16,21 @@ import os
 import posixpath
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sphinx.locale import get_translator
-from sphinx.util import logging
+from sphinx.writers.html5 import HTML5Translator
 
 from reprodocs import __version__
+from reprodocs.report import warn
 from reprodocs.wording import CATALOG, LOCALE_DIR, __, templates_dir
 
 if TYPE_CHECKING:
+    from docutils.nodes import Element
     from sphinx.application import Sphinx
+
+    # Private, for the type only: what Sphinx 7.2 and later put in script_files.
+    from sphinx.builders.html._assets import _JavaScript
     from sphinx.util.typing import ExtensionMetadata
 
 THEME_DIR = templates_dir() / "theme"
@@ -39,8 +44,6 @@ LIST_OPTIONS: dict[str, tuple[str, ...]] = {
     "social_links": ("name", "url"),
 }
 
-logger = logging.getLogger(__name__)
-
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     # First, so that rtd's setup has run when ours changes what it set.
@@ -48,8 +51,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_html_theme("reprodocs", str(THEME_DIR))
     # rtd makes the permalink sign a FontAwesome glyph: every page with a
     # heading would download the 77 KB icon font. Sphinx's own sign instead.
-    app.config.html_permalinks_icon = "¶"
-    app.add_message_catalog(CATALOG, LOCALE_DIR)
+    app.config.html_permalinks_icon = "¶"  # type: ignore[attr-defined, unused-ignore]
+    app.add_message_catalog(CATALOG, str(LOCALE_DIR))
     app.connect("builder-inited", check_theme_options)
     # The menu in linear time, the same as Sphinx's (reprodocs/navigation.py).
     app.setup_extension("reprodocs.navigation")
@@ -69,21 +72,27 @@ def check_theme_options(app: Sphinx) -> None:
         value = options.get(option, [])
         if not isinstance(value, (list, tuple)):
             warn(
-                __("html_theme_options[%r] must be a list, not %s") % (option, type(value).__name__)
+                "theme",
+                __("html_theme_options[%r] must be a list, not %s"),
+                option,
+                type(value).__name__,
             )
             continue
         for position, entry in enumerate(value):
             where = f"html_theme_options[{option!r}][{position}]"
             if not isinstance(entry, Mapping):
                 warn(
-                    __("%s must be a dict, not %s; it is left out") % (where, type(entry).__name__)
+                    "theme",
+                    __("%s must be a dict, not %s; it is left out"),
+                    where,
+                    type(entry).__name__,
                 )
                 continue
             missing = [key for key in required if not entry.get(key)]
             if option == "header_links" and not entry.get("url") and not entry.get("children"):
                 missing.append(__("url (or children)"))
             if missing:
-                warn(__("%s has no %s") % (where, ", ".join(missing)))
+                warn("theme", __("%s has no %s"), where, ", ".join(missing))
 
 
 def give_captions_a_level(app: Sphinx) -> None:
@@ -97,7 +106,7 @@ def give_captions_a_level(app: Sphinx) -> None:
         app.set_translator(app.builder.name, translator, override=True)
 
 
-class CaptionLevel:
+class CaptionLevel(HTML5Translator):
     """Sphinx writes a toctree's caption as ``<p class="caption"
     role="heading">`` without the aria-level that role requires (axe:
     aria-required-attr, critical); every heading role it writes gets one.
@@ -107,14 +116,21 @@ class CaptionLevel:
     captions on each line).
     """
 
-    def starttag(self, node, tagname, suffix="\n", empty=False, **attributes):
+    def starttag(
+        self,
+        node: Element,
+        tagname: str,
+        suffix: str = "\n",
+        empty: bool = False,
+        **attributes: Any,
+    ) -> str:
         if attributes.get("ROLE") == "heading":
             attributes.setdefault("aria-level", "2")
         return super().starttag(node, tagname, suffix, empty, **attributes)
 
 
 def translate_theme_words(
-    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: object
 ) -> None:
     """Give the templates ``reprodocs_gettext``: every word of the theme is a
     message of the reprodocs catalog (``make catalog`` extracts them)."""
@@ -139,7 +155,7 @@ HIGHLIGHTER = "sphinx_highlight.js"
 
 
 def leave_out_scripts(
-    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: object
 ) -> None:
     """Leave jQuery out of every page, Sphinx's highlighter out of all but
     the search page."""
@@ -158,7 +174,7 @@ JAVASCRIPT_TYPES = frozenset({"", "text/javascript", "application/javascript", "
 
 
 def inline_scripts_to_files(
-    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: object
 ) -> None:
     """An inline script an extension adds (``app.add_js_file(None,
     body=...)``, as sphinx.ext.mathjax does for ``mathjax3_config``) is
@@ -170,10 +186,12 @@ def inline_scripts_to_files(
         ]
 
 
-def _from_file(outdir: str | os.PathLike[str], script):
-    attributes = getattr(script, "attributes", {})
+def _from_file(outdir: str | os.PathLike[str], script: _JavaScript | str) -> _JavaScript | str:
+    if isinstance(script, str):  # as an extension may have left it
+        return script
+    attributes = script.attributes
     body = attributes.get("body")
-    if not body or getattr(script, "filename", None):
+    if not body or script.filename:
         return script
     if attributes.get("type", "").lower() not in JAVASCRIPT_TYPES:
         return script  # a data block, which no policy refuses
@@ -191,7 +209,3 @@ def _from_file(outdir: str | os.PathLike[str], script):
 def _uses_this_theme(app: Sphinx) -> bool:
     theme = getattr(app.builder, "theme", None)
     return theme is not None and theme.name == "reprodocs"
-
-
-def warn(message: str) -> None:
-    logger.warning(message, type="reprodocs", subtype="theme")

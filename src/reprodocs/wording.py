@@ -21,14 +21,13 @@ from typing import TYPE_CHECKING, NamedTuple
 import jinja2
 import jinja2.meta
 from sphinx.locale import get_translation, get_translator
-from sphinx.util import logging
+
+from reprodocs.report import warn
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
     from sphinx.environment import BuildEnvironment
-
-logger = logging.getLogger(__name__)
 
 CATALOG = "reprodocs"
 LOCALE_DIR = Path(__file__).parent / "locale"
@@ -118,14 +117,13 @@ def check_wording_set(app: Sphinx, config: Config) -> None:
     known = wording_sets(template_environment(project_templates(app)))
     if config.reprodocs_wording in known:
         return
-    logger.warning(
+    warn(
+        "wording",
         __("reprodocs_wording: there is no wording set %r (the sets are %s); using %r"),
         config.reprodocs_wording,
         ", ".join(known),
         DEFAULT_SET,
         location=setting_location(app, "reprodocs_wording"),
-        type="reprodocs",
-        subtype="wording",
     )
     config.reprodocs_wording = DEFAULT_SET  # type: ignore[attr-defined, unused-ignore]
 
@@ -185,13 +183,17 @@ def wording_of(env: BuildEnvironment) -> Wording:
 
 def wording_fingerprint(env: BuildEnvironment) -> str:
     """A digest of everything the notes' wording is made of: the sources of the
-    template in use and of the templates it names, and the catalog files of the
-    language. Equal bytes give an equal digest, whatever the files' times."""
+    template in use and of the templates it names, the catalog files of the
+    language, and the page the notes link to. Equal bytes give an equal
+    digest, whatever the files' times."""
     wording = wording_of(env)
     parts = [
         (name, source.encode())
         for name, source in template_sources(wording.environment, wording.template_name)
     ]
+    parts.append(
+        ("reprodocs_reproducibility_doc", env.config.reprodocs_reproducibility_doc.encode())
+    )
     # The files Sphinx's locale.init loads for the catalog (the language, then its parents).
     for path in gettext.find(CATALOG, str(LOCALE_DIR), [env.config.language], all=True):
         parts.append((str(Path(path).relative_to(LOCALE_DIR)), Path(path).read_bytes()))
