@@ -68,8 +68,9 @@ $(PYTORCH2_VENV)/.installed: pyproject.toml
 demo-pytorch2: $(PYTORCH2_VENV)/.installed
 	$(PYTORCH2_VENV)/bin/sphinx-build $(SPHINXOPTS) -b html -c demo/pytorch2 demo build/html-pytorch2
 
+# The demo's checks, and the pages with and without reprodocs.navigation.
 test-pytorch2: $(PYTORCH2_VENV)/.installed
-	REPRODOCS_REQUIRE_PYTORCH2=1 $(PYTORCH2_VENV)/bin/python -m pytest tests/test_pytorch2.py
+	REPRODOCS_REQUIRE_PYTORCH2=1 $(PYTORCH2_VENV)/bin/python -m pytest tests/test_pytorch2.py tests/test_navigation_themes.py
 
 # Benchmarks (long: see docs/performance.rst). The themes compared come with
 # the test extra (furo) or with Sphinx and reprodocs.

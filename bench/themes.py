@@ -49,6 +49,8 @@ import sphinx
 from sites import generate_site
 
 WORK = Path(__file__).resolve().parent / "_work"
+#: Where pytorch_sphinx_theme2's settings come from, as for the demo.
+PYTORCH2_CONF = Path(__file__).resolve().parents[1] / "demo" / "pytorch2" / "conf.py"
 DJANGO = "django==5.2.19"
 
 #: Appended to a site's conf.py: the theme and whether the extension is on
@@ -65,33 +67,14 @@ if html_theme == "classic":
 elif html_theme == "basic":  # the floor: no menu at all
     html_sidebars = {"**": []}
 elif html_theme == "pytorch_sphinx_theme2":  # set up as demo/pytorch2/conf.py sets it up
-    import pytorch_sphinx_theme2 as _bench_pst2
+    import runpy as _bench_runpy
 
+    _bench_demo = _bench_runpy.run_path(_bench_os.environ["BENCH_PYTORCH2_CONF"])
     extensions = [*extensions, "pytorch_sphinx_theme2"]
-    html_theme_path = [_bench_pst2.get_html_theme_path()]
-    templates_path = [_bench_os.path.join(_bench_pst2.get_html_theme_path(), "templates")]
-    html_theme_options = {
-        "navigation_with_keys": False,
-        "logo": {"text": "Home"},
-        "icon_links": [{"name": "GitHub", "url": "https://github.com/pytorch/pytorch",
-                        "icon": "fa-brands fa-github"}],
-        "use_edit_page_button": True,
-        "navbar_center": "navbar-nav",
-    }
-    _bench_variables = _bench_pst2.get_theme_variables()
-    html_context = {
-        "theme_variables": _bench_variables,
-        "display_github": True,
-        "github_url": "https://github.com",
-        "github_user": "pytorch",
-        "github_repo": "pytorch",
-        "feedback_url": "https://github.com/pytorch/pytorch",
-        "github_version": "main",
-        "doc_path": "docs/source",
-        "library_links": _bench_variables.get("library_links", []),
-        "community_links": _bench_variables.get("community_links", []),
-        "language_bindings_links": [],
-    }
+    html_theme_path = _bench_demo["html_theme_path"]
+    templates_path = _bench_demo["templates_path"]
+    html_theme_options = _bench_demo["html_theme_options"]
+    html_context = _bench_demo["html_context"]
 """
 
 GENERATED_CONF = """\
@@ -109,8 +92,15 @@ html_theme_path = []
 #: The generated site's pages besides its N API pages.
 GENERATED_EXTRA_PAGES = ("index", "notes/randomness")
 
-THEMES = ("sphinx_rtd_theme", "alabaster", "classic", "furo", "pydata_sphinx_theme", "reprodocs",
-          "pytorch_sphinx_theme2")
+THEMES = (
+    "sphinx_rtd_theme",
+    "alabaster",
+    "classic",
+    "furo",
+    "pydata_sphinx_theme",
+    "reprodocs",
+    "pytorch_sphinx_theme2",
+)
 #: Themes measured only where they are installed (pytorch_sphinx_theme2 pins
 #: Sphinx <= 7.2.6: `make .venv-pytorch2/.installed`).
 OPTIONAL_THEMES = ("pytorch_sphinx_theme2",)
@@ -139,7 +129,12 @@ def default_themes() -> list[str]:
 def timed_build(theme: str, menu: str, src: Path, out: Path) -> dict[str, float]:
     """One fresh build; wall and CPU seconds and peak memory of the process."""
     shutil.rmtree(out, ignore_errors=True)
-    env = {**os.environ, "BENCH_THEME": theme, "BENCH_MENU": menu}
+    env = {
+        **os.environ,
+        "BENCH_THEME": theme,
+        "BENCH_MENU": menu,
+        "BENCH_PYTORCH2_CONF": str(PYTORCH2_CONF),
+    }
     command = [sys.executable, "-m", "sphinx", "-b", "html", "-E", "-q", str(src), str(out)]
     start = time.perf_counter()
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

@@ -3,12 +3,9 @@ same site's pages without it, theme by theme."""
 
 from __future__ import annotations
 
-import importlib.util
-import os
-from pathlib import Path
-
 import pytest
 
+from conftest import pytorch_sphinx_theme2_settings
 from reprodocs import navigation
 
 THEMES = {
@@ -106,35 +103,6 @@ def test_reprodocs_theme_pages_are_those_with_sphinx_menu(
     assert linear == sphinx
 
 
-def pytorch_sphinx_theme2_options(tmp_path: Path) -> dict:
-    """pytorch_sphinx_theme2 set up as demo/pytorch2/conf.py sets it up (its
-    extension, html_theme_path, templates_path, html_context); that theme
-    pins Sphinx <= 7.2.6, so it is only installed in .venv-pytorch2."""
-    if importlib.util.find_spec("pytorch_sphinx_theme2") is None:
-        message = "pytorch_sphinx_theme2 is not installed; `make test-pytorch2` installs it"
-        if os.environ.get("REPRODOCS_REQUIRE_PYTORCH2") == "1":
-            pytest.fail(f"REPRODOCS_REQUIRE_PYTORCH2=1 but {message}")
-        pytest.skip(f"NOT CHECKED: {message}")
-    import pytorch_sphinx_theme2
-
-    variables = pytorch_sphinx_theme2.get_theme_variables()
-    return {
-        "html_theme": "pytorch_sphinx_theme2",
-        "html_theme_path": [pytorch_sphinx_theme2.get_html_theme_path()],
-        "templates_path": [str(Path(pytorch_sphinx_theme2.__file__).parent / "templates")],
-        "html_theme_options": {"navbar_center": "navbar-nav", "use_edit_page_button": True},
-        "html_context": {
-            "theme_variables": variables,
-            "github_user": "pytorch",
-            "github_repo": "pytorch",
-            "github_version": "main",
-            "doc_path": "docs/source",
-            "library_links": variables.get("library_links", []),
-            "community_links": variables.get("community_links", []),
-        },
-    }
-
-
 def test_pytorch_sphinx_theme2_pages_are_byte_identical_with_the_extension(
     make_app, rootdir, tmp_path, linear_menus
 ):
@@ -143,7 +111,7 @@ def test_pytorch_sphinx_theme2_pages_are_byte_identical_with_the_extension(
     the pages under a top-level page, as under api/ here) and its header lists
     the root's toctree entries from the environment. The extension serves
     nothing there, so it changes no page (and accelerates nothing)."""
-    options = pytorch_sphinx_theme2_options(tmp_path)
+    options = pytorch_sphinx_theme2_settings()
     without = build(
         make_app,
         rootdir,

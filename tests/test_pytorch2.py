@@ -1,33 +1,33 @@
 """The demo inside pytorch_sphinx_theme2, as PyTorch's documentation builds.
 
 That theme pins Sphinx <= 7.2.6, so it has an environment of its own
-(``make test-pytorch2``, as CI runs it). Elsewhere these tests are skipped,
-loudly; with REPRODOCS_REQUIRE_PYTORCH2=1 (as that target sets) they fail.
+(``make test-pytorch2``, as CI runs it; see
+``conftest.pytorch_sphinx_theme2_settings``).
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
 from pathlib import Path
 
 import pytest
 
-from conftest import BACKWARD_TEXT, DEMO, notes_in, parse_html, text_of
+from conftest import (
+    BACKWARD_TEXT,
+    DEMO,
+    notes_in,
+    parse_html,
+    pytorch_sphinx_theme2_settings,
+    text_of,
+)
 
-REQUIRED = os.environ.get("REPRODOCS_REQUIRE_PYTORCH2") == "1"
 #: The Reproducibility page, as the notes' links name it.
 LINK = "notes/randomness"
 
 
 @pytest.fixture(scope="module")
 def site(build_demo) -> Path:
-    if importlib.util.find_spec("pytorch_sphinx_theme2") is None:
-        message = "pytorch_sphinx_theme2 is not installed; `make test-pytorch2` installs it"
-        if REQUIRED:
-            pytest.fail(f"REPRODOCS_REQUIRE_PYTORCH2=1 but {message}")
-        pytest.skip(f"NOT CHECKED: {message}")
+    pytorch_sphinx_theme2_settings()  # skipped, or failed, without the theme
     # As `make demo-pytorch2` builds it.
     return build_demo(confdir=DEMO / "pytorch2")
 
