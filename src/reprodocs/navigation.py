@@ -25,7 +25,7 @@ import array
 import functools
 import hashlib
 import itertools
-from collections import Counter
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -50,6 +50,13 @@ ENV_VERSION = 1
 
 #: The keyword arguments of the page context's ``toctree()`` served here.
 OPTIONS = frozenset({"collapse", "maxdepth", "titles_only", "includehidden"})
+
+#: For how many directories the unmarked lists are kept (the most recently
+#: used). Pages are written in sorted order, so a directory's pages come
+#: together, interleaved only with its subdirectories': a few directories
+#: render each one about once, while memory stays bounded (not collapsing,
+#: a directory's lists hold the whole menu).
+UNMARKED_DIRECTORIES = 8
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
@@ -226,9 +233,10 @@ class _Menu:
     lists: list[_List]
     links_to: dict[str, list[tuple[_Item, bool]]]  #: docname -> (item, is title link)
     #: The items of a list as rendered where none is marked, and their
-    #: offsets, by (list, directory of the page's address, collapse, maxdepth).
-    unmarked: dict[tuple[int, str, bool, int], tuple[str, array.array]] = field(
-        default_factory=dict
+    #: offsets: by directory of the page's address (see
+    #: ``UNMARKED_DIRECTORIES``), then by (list, collapse, maxdepth).
+    unmarked: OrderedDict[str, dict[tuple[int, bool, int], tuple[str, array.array]]] = field(
+        default_factory=OrderedDict
     )
     #: How many documents' addresses are in each directory.
     directories: Counter[str] = field(default_factory=Counter)
@@ -243,6 +251,17 @@ class _Menu:
     #: False when a link is not one this module renders as the builder does
     #: (attributes it does not write): Sphinx's own menu then, on every page.
     renders_as_sphinx: bool = True
+
+    def unmarked_in(self, directory: str) -> dict[tuple[int, bool, int], tuple[str, array.array]]:
+        """The unmarked lists rendered for *directory*, now the most recently
+        used; those of the least recently used directory are dropped."""
+        if directory in self.unmarked:
+            self.unmarked.move_to_end(directory)
+        else:
+            self.unmarked[directory] = {}
+            if len(self.unmarked) > UNMARKED_DIRECTORIES:
+                self.unmarked.popitem(last=False)
+        return self.unmarked[directory]
 
     def ancestors(self, docname: str) -> set[str]:
         """Sphinx's ``_get_toctree_ancestors``: the page and the documents up
@@ -345,15 +364,16 @@ class _PageContext:
         directory = self.page_uri.rpartition("/")[0]
         if self.menu.directories[directory] < 2:
             return None
-        key = (id(ul), directory, self.collapse, maxdepth)
-        if key not in self.menu.unmarked:
+        rendered = self.menu.unmarked_in(directory)
+        key = (id(ul), self.collapse, maxdepth)
+        if key not in rendered:
             # From an address in that directory that no document has.
             nowhere = f"{directory}/\x00" if directory else "\x00"
             unmarked = _PageContext(self.builder, nowhere, self.menu, self.collapse)
             parts = ["".join(unmarked.item_html(item, depth, maxdepth)) for item in ul.items]
             offsets = array.array("Q", itertools.accumulate(map(len, parts), initial=0))
-            self.menu.unmarked[key] = ("".join(parts), offsets)
-        return self.menu.unmarked[key]
+            rendered[key] = ("".join(parts), offsets)
+        return rendered[key]
 
     def item_html(self, item: _Item, depth: int, maxdepth: int) -> Iterator[str]:
         current = " current" if id(item) in self.current else ""
@@ -489,8 +509,20 @@ def _resolve(builder: StandaloneHTMLBuilder, titles_only: bool, includehidden: b
                 top.toctree_maxdepth = toctree_node.get("maxdepth", -1)
                 menu.lists.append(top)
                 caption = ""
+        _release(resolved)
     menu.renders_as_sphinx = render.as_builder
     return menu
+
+
+def _release(tree: nodes.Element) -> None:
+    """Free the tree ``TocTree.resolve`` returned now, not at the cycle
+    collector's next full collection: left there with the build's other
+    garbage (about 20 MB on Django's docs), it raised the peak memory. Without
+    parent links its nodes hold no cycles. Each one is a copy Sphinx's
+    ``_toctree_copy`` made for this call: the environment's tables of contents
+    keep their own."""
+    for node in list(tree.findall()):
+        node.parent = None
 
 
 def _list(
