@@ -52,21 +52,32 @@ BACKWARD_TEXT = (
 DEMO = Path(__file__).parents[1] / "demo"
 
 #: The settings demo/pytorch2/conf.py makes to set pytorch_sphinx_theme2 up.
-PYTORCH2_SETTINGS = ("html_theme", "html_theme_path", "templates_path", "html_context")
+PYTORCH2_SETTINGS = (
+    "html_theme",
+    "html_theme_path",
+    "templates_path",
+    "html_theme_options",
+    "html_context",
+)
 
 
-def pytorch_sphinx_theme2_settings() -> dict[str, Any]:
-    """pytorch_sphinx_theme2 set up as demo/pytorch2/conf.py (and so the theme's
-    own guide) sets it up. The theme pins Sphinx <= 7.2.6, so it is installed
-    in .venv-pytorch2 alone (``make test-pytorch2``): elsewhere the test is
-    skipped, loudly, and with REPRODOCS_REQUIRE_PYTORCH2=1 it fails."""
+def require_pytorch_sphinx_theme2() -> None:
+    """The theme pins Sphinx <= 7.2.6, so it is installed in .venv-pytorch2
+    alone (``make test-pytorch2``): elsewhere the test is skipped, loudly, and
+    with REPRODOCS_REQUIRE_PYTORCH2=1 it fails."""
     if importlib.util.find_spec("pytorch_sphinx_theme2") is None:
         message = "pytorch_sphinx_theme2 is not installed; `make test-pytorch2` installs it"
         if os.environ.get("REPRODOCS_REQUIRE_PYTORCH2") == "1":
             pytest.fail(f"REPRODOCS_REQUIRE_PYTORCH2=1 but {message}")
         pytest.skip(f"NOT CHECKED: {message}")
+
+
+def pytorch_sphinx_theme2_settings() -> dict[str, Any]:
+    """pytorch_sphinx_theme2 set up as demo/pytorch2/conf.py (and so the
+    theme's own guide) sets it up."""
+    require_pytorch_sphinx_theme2()
     conf = runpy.run_path(str(DEMO / "pytorch2" / "conf.py"))
-    return {name: conf[name] for name in (*PYTORCH2_SETTINGS, "html_theme_options")}
+    return {name: conf[name] for name in PYTORCH2_SETTINGS}
 
 
 @pytest.fixture(scope="session")

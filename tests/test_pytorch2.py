@@ -2,7 +2,7 @@
 
 That theme pins Sphinx <= 7.2.6, so it has an environment of its own
 (``make test-pytorch2``, as CI runs it; see
-``conftest.pytorch_sphinx_theme2_settings``).
+``conftest.require_pytorch_sphinx_theme2``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from conftest import (
     DEMO,
     notes_in,
     parse_html,
-    pytorch_sphinx_theme2_settings,
+    require_pytorch_sphinx_theme2,
     text_of,
 )
 
@@ -27,7 +27,7 @@ LINK = "notes/randomness"
 
 @pytest.fixture(scope="module")
 def site(build_demo) -> Path:
-    pytorch_sphinx_theme2_settings()  # skipped, or failed, without the theme
+    require_pytorch_sphinx_theme2()
     # As `make demo-pytorch2` builds it.
     return build_demo(confdir=DEMO / "pytorch2")
 
