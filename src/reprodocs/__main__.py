@@ -17,7 +17,7 @@ def main(argv: list[str] | None = None) -> int:
         locale.setlocale(locale.LC_ALL, "")
     except locale.Error:
         pass  # an unknown locale: messages stay in English
-    init_console(LOCALE_DIR, CATALOG)
+    init_console(str(LOCALE_DIR), CATALOG)  # Sphinx 7.2 types it as str
 
     parser = argparse.ArgumentParser(prog="python -m reprodocs")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

@@ -27,7 +27,7 @@ import hashlib
 import itertools
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from docutils import nodes
 from sphinx import addnodes
@@ -80,12 +80,13 @@ def setup(app: Sphinx) -> ExtensionMetadata:
 
 
 def serve_menu(
-    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: object
 ) -> None:
     """``html-page-context``: the page's ``toctree()`` from the linear menu."""
     sphinx_toctree = context.get("toctree")
     if sphinx_toctree is not None and renders_html_menu(app.builder):
-        context["toctree"] = functools.partial(toctree, app.builder, pagename, sphinx_toctree)
+        builder = cast("StandaloneHTMLBuilder", app.builder)  # checked just above
+        context["toctree"] = functools.partial(toctree, builder, pagename, sphinx_toctree)
 
 
 def renders_html_menu(builder: object) -> bool:
@@ -129,7 +130,8 @@ def rewrite_pages_when_menu_changes(app: Sphinx, env: BuildEnvironment) -> list[
         return []
     new = fingerprint(env)
     old = getattr(env, "reprodocs_menu_fingerprint", None)
-    env.reprodocs_menu_fingerprint = new  # pickled with the environment
+    # An attribute of the environment, so pickled with it (Sphinx declares none).
+    env.reprodocs_menu_fingerprint = new  # type: ignore[attr-defined]
     return sorted(env.found_docs) if old is not None and old != new else []
 
 
@@ -137,14 +139,14 @@ def _menus(builder: StandaloneHTMLBuilder) -> dict[tuple[bool, bool], _Menu]:
     """The menus resolved in this build, by (titles_only, includehidden)."""
     menus = getattr(builder, "reprodocs_menus", None)
     if menus is None:
-        menus = builder.reprodocs_menus = {}
+        menus = builder.reprodocs_menus = {}  # type: ignore[attr-defined]
     return menus
 
 
 def forget_menus(builder: object) -> None:
     """The tree may have changed: resolve it again when asked."""
     if builder is not None:
-        builder.reprodocs_menus = {}
+        builder.reprodocs_menus = {}  # type: ignore[attr-defined]
 
 
 def fingerprint(env: BuildEnvironment) -> str:
@@ -235,7 +237,7 @@ class _Menu:
     #: The items of a list as rendered where none is marked, and their
     #: offsets: by directory of the page's address (see
     #: ``UNMARKED_DIRECTORIES``), then by (list, collapse, maxdepth).
-    unmarked: OrderedDict[str, dict[tuple[int, bool, int], tuple[str, array.array]]] = field(
+    unmarked: OrderedDict[str, dict[tuple[int, bool, int], tuple[str, array.array[int]]]] = field(
         default_factory=OrderedDict
     )
     #: How many documents' addresses are in each directory.
@@ -252,7 +254,9 @@ class _Menu:
     #: (attributes it does not write): Sphinx's own menu then, on every page.
     renders_as_sphinx: bool = True
 
-    def unmarked_in(self, directory: str) -> dict[tuple[int, bool, int], tuple[str, array.array]]:
+    def unmarked_in(
+        self, directory: str
+    ) -> dict[tuple[int, bool, int], tuple[str, array.array[int]]]:
         """The unmarked lists rendered for *directory*, now the most recently
         used; those of the least recently used directory are dropped."""
         if directory in self.unmarked:
@@ -290,14 +294,14 @@ def menu_html(
         return ""
     if not menu.renders_as_sphinx:
         return None
-    ancestors: set[str] | None = menu.ancestors(pagename)
-    if not ancestors.isdisjoint(menu.whole_copies_differ):
+    leading_to_page = menu.ancestors(pagename)
+    if not leading_to_page.isdisjoint(menu.whole_copies_differ):
         return None
     # As Sphinx: when collapsing, a document's entry keeps no nested lists
     # unless it leads to the page (and has no :tocdepth:); nothing below it
     # is marked either. Without collapsing, the documents leading to it
     # change nothing.
-    ancestors = ancestors if collapse else None
+    ancestors = leading_to_page if collapse else None
     current, expanded, marked = _marks(menu, pagename, ancestors)
     page = _PageContext(
         builder,
@@ -356,7 +360,7 @@ class _PageContext:
 
     def unmarked_items(
         self, ul: _List, depth: int, maxdepth: int
-    ) -> tuple[str, array.array] | None:
+    ) -> tuple[str, array.array[int]] | None:
         """The list's items as on a page where none is marked, and where each
         item starts: the same on every page whose address has the same
         directory, so rendered once for them all. None for a page alone in its
@@ -526,7 +530,7 @@ def _release(tree: nodes.Element) -> None:
 
 
 def _list(
-    node: nodes.bullet_list, caption: str, parent: _Item | None, render, menu: _Menu
+    node: nodes.bullet_list, caption: str, parent: _Item | None, render: _Renderer, menu: _Menu
 ) -> _List:
     ul = _List(caption=caption, parent=parent)
     ul.shown = not (len(node) == 1 and isinstance(node[0], addnodes.toctree))
@@ -540,7 +544,7 @@ def _list(
     return ul
 
 
-def _item(node: nodes.list_item, parent: _List, render, menu: _Menu) -> _Item:
+def _item(node: nodes.list_item, parent: _List, render: _Renderer, menu: _Menu) -> _Item:
     item = _Item(classes=" ".join(node["classes"]), link=None, parent=parent)
     for child in node.children:
         if isinstance(child, addnodes.compact_paragraph):
