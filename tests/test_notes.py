@@ -156,7 +156,7 @@ def test_zh_cn_translation_keeps_the_link(app):
     assert note.select_one("p.admonition-title").get_text() == "备注"
     paragraph = note_paragraph(note)
     assert text_of(paragraph) == (
-        "使用 CUDA 后端时，该操作可能在反向传播中产生不易关闭的非确定性行为。 "
+        "使用 CUDA 后端时，该操作可能在反向传播中产生不易关闭的非确定性行为。"
         "背景信息请参阅 Reproducibility 说明。"
     )
     assert paragraph.find("a")["href"] == "notes/randomness.html"

@@ -8,6 +8,7 @@ from sphinx.cmd.build import build_main
 from sphinx.util.console import strip_colors
 
 from conftest import notes_in, parse_html, write_page_project
+from reprodocs.wording import join_wide_sentences
 
 #: PyTorch 2.x's notes as torch/_torch_docs.py writes them (reproducibility_notes).
 PYTORCH_2_NOTES = {
@@ -94,12 +95,34 @@ def test_pytorch_2_set_in_zh_cn(build_notes):
     assert app.warning.getvalue() == ""
     note = notes_in(parse_html(app.outdir / "index.html"))[0]
     assert wording_of(note) == (
-        "当输入张量位于 CUDA 设备上时，该操作可能产生非确定性的梯度。 "
+        "当输入张量位于 CUDA 设备上时，该操作可能产生非确定性的梯度。"
         "更多信息请参阅 Reproducibility。"
     )
     assert note.find("a")["href"] == "notes/randomness.html"
     cudnn = parse_html(app.outdir / "api.html").find(string=lambda s: "CuDNN" in s)
     assert cudnn.startswith("在某些情况下，当输入张量位于 CUDA 设备上并使用 CuDNN 时")
+
+
+@pytest.mark.parametrize(
+    ("lines", "joined"),
+    [
+        # Two Chinese sentences: one line, no space between them.
+        (["行为。", "背景信息请参阅 :doc:`x` 说明。"], ["行为。背景信息请参阅 :doc:`x` 说明。"]),
+        (["  行为。", "  背景。"], ["  行为。背景。"]),
+        (["梯度。 更多信息？  请参阅 :doc:`x`。"], ["梯度。更多信息？请参阅 :doc:`x`。"]),
+        # English, Korean (spaces between words, "." ends), a Chinese sentence
+        # after an English one or before markup: apart.
+        (["Off.", "Please see."], ["Off.", "Please see."]),
+        (["See ``True``", "背景。"], ["See ``True``", "背景。"]),
+        (["비결정적 동작.", "참조"], ["비결정적 동작.", "참조"]),
+        (["梯度。 :doc:`x`"], ["梯度。 :doc:`x`"]),
+        # A definition list (an indented line after its term) is structure.
+        (["术语", "   定义。"], ["术语", "   定义。"]),
+        (["行为。", "", "背景。"], ["行为。", "", "背景。"]),
+    ],
+)
+def test_wide_sentences_are_joined_without_a_space(lines, joined):
+    assert join_wide_sentences(lines) == joined
 
 
 def test_project_note_template_wins_over_the_set(make_app, rootdir, tmp_path):

@@ -13,6 +13,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from sphinx.util.console import strip_colors
 
+import reprodocs
 from conftest import REPO, notes_in, parse_html, sphinx_build_with
 
 #: The pages holding notes, and their notes.
@@ -184,6 +185,15 @@ def test_linking_another_page_rereads_every_noted_page_only(reread_by):
         )
         (note,) = notes_in(parse_html(app.outdir / f"{docname}.html"))
         assert note.select_one("a.reference.internal")["href"] == "../guide.html"
+
+
+def test_upgrading_reprodocs_rereads_every_noted_page_only(reread_by, monkeypatch):
+    # New code may render the same templates differently.
+    def upgrade(srcdir: Path) -> None:
+        monkeypatch.setattr(reprodocs, "__version__", "99.0.0")
+
+    reread, _ = reread_by(upgrade, own_template=False)
+    assert reread == set(NOTED)
 
 
 def test_switching_the_set_under_the_project_template_rereads_nothing(reread_by):

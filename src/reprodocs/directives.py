@@ -13,7 +13,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from reprodocs.domain import Note, notes_domain, python_objects
 from reprodocs.report import warn
-from reprodocs.wording import __, rst_escape, wording_of
+from reprodocs.wording import __, join_wide_sentences, rst_escape, wording_of
 
 if TYPE_CHECKING:
     from sphinx.util.typing import OptionSpec
@@ -160,7 +160,7 @@ class NondeterministicDirective(SphinxDirective):
             )
             return []
         # Every line of the wording is located at the directive.
-        lines = text.splitlines()
+        lines = join_wide_sentences(text.splitlines())
         wording = StringList(lines, items=[(source, line - 1)] * len(lines))
         if isinstance(self.state, RSTState):
             # A reStructuredText page parses it like any note's content.

@@ -14,6 +14,7 @@ import functools
 import gettext
 import hashlib
 import re
+import unicodedata
 import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -59,6 +60,41 @@ _RST_SPECIAL = re.compile(r"([^\w\s])")
 def rst_escape(text: str) -> str:
     """Make *text* read literally inside reStructuredText inline markup."""
     return _RST_SPECIAL.sub(r"\\\1", text)
+
+
+#: Sentence ends of Chinese and Japanese, which put no space after them.
+_WIDE_SENTENCE_ENDS = "。！？"
+_SPACE_AFTER_WIDE_SENTENCE = re.compile(rf"(?<=[{_WIDE_SENTENCE_ENDS}])[ \t]+(?=\S)")
+
+
+def join_wide_sentences(lines: list[str]) -> list[str]:
+    """The wording's lines, with no space or line break between a Chinese or
+    Japanese sentence and the next: those scripts put none there, and a
+    browser shows a line break in a paragraph as a space (Chromium does not
+    apply CSS Text 3's rule that would drop it). Only after a fullwidth
+    sentence end and before an East Asian wide character (Korean, which
+    ends sentences with ".", keeps its spaces); lines indented differently
+    are left apart, as there the break is structure."""
+    joined: list[str] = []
+    for line in map(_drop_spaces_after_wide_sentences, lines):
+        if joined and joined[-1].endswith(tuple(_WIDE_SENTENCE_ENDS)):
+            previous = joined[-1]
+            indent = previous[: len(previous) - len(previous.lstrip())]
+            if line.startswith(indent) and _is_wide(line[len(indent) : len(indent) + 1]):
+                joined[-1] = previous + line[len(indent) :]
+                continue
+        joined.append(line)
+    return joined
+
+
+def _drop_spaces_after_wide_sentences(line: str) -> str:
+    return _SPACE_AFTER_WIDE_SENTENCE.sub(
+        lambda space: "" if _is_wide(line[space.end()]) else space.group(), line
+    )
+
+
+def _is_wide(character: str) -> bool:
+    return character != "" and unicodedata.east_asian_width(character) in {"W", "F"}
 
 
 def _gettext(message: str) -> str:
@@ -184,10 +220,14 @@ def wording_of(env: BuildEnvironment) -> Wording:
 def wording_fingerprint(env: BuildEnvironment) -> str:
     """A digest of everything the notes' wording is made of: the sources of the
     template in use and of the templates it names, the catalog files of the
-    language, and the page the notes link to. Equal bytes give an equal
-    digest, whatever the files' times."""
+    language, the page the notes link to, and reprodocs' own version (the
+    code that renders them). Equal bytes give an equal digest, whatever the
+    files' times."""
+    from reprodocs import __version__  # the package imports this module first
+
     wording = wording_of(env)
-    parts = [
+    parts = [("reprodocs", __version__.encode())]
+    parts += [
         (name, source.encode())
         for name, source in template_sources(wording.environment, wording.template_name)
     ]
