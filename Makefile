@@ -97,9 +97,11 @@ catalog: $(VENV)/.test-installed
 		-d src/reprodocs/locale --no-fuzzy-matching
 	$(BIN)/pybabel compile -D reprodocs -d src/reprodocs/locale --statistics
 
-# The pictures of the theme (docs/images), taken with the system's Chromium.
+# The pictures of the theme (docs/images), taken with the system's Chromium;
+# one of the demo in Simplified Chinese, for the theme's translated words.
 screenshots: demo $(VENV)/.test-installed
-	$(BIN)/python scripts/screenshots.py build/html
+	$(BIN)/sphinx-build $(SPHINXOPTS) -b html -D language=zh_CN demo build/html-zh_CN
+	$(BIN)/python scripts/screenshots.py build/html build/html-zh_CN
 
 wheel: $(VENV)/.test-installed
 	$(BIN)/python -m pip wheel --quiet --no-deps -w dist .

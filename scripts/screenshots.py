@@ -1,18 +1,23 @@
 """Screenshots of the demo's note page in the reprodocs theme, for the docs (docs/images).
 
-    .venv/bin/python scripts/screenshots.py [BUILD_DIR]
+    .venv/bin/python scripts/screenshots.py [BUILD_DIR [ZH_CN_BUILD_DIR]]
 
-BUILD_DIR is a built demo (default: build/html, as ``make demo`` leaves it).
-Uses the system's Chromium (``apt-get install chromium``); Playwright never
-downloads a browser here. Writes docs/images/note-{desktop,mobile,dark}.png.
+BUILD_DIR is a built demo (default: build/html, as ``make demo`` leaves it);
+ZH_CN_BUILD_DIR the demo built with ``language = "zh_CN"`` (default:
+build/html-zh_CN, as ``make screenshots`` leaves it). Uses the system's
+Chromium (``apt-get install chromium``; the zh_CN picture needs a Chinese
+font too: ``fonts-noto-cjk``); Playwright never downloads a browser here.
+Writes docs/images/note-{desktop,mobile,dark,zh_CN}.png.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -36,6 +41,8 @@ SHOTS = {
     "note-dark": (1280, 900, "dark", False),
     "note-mobile": (375, 812, "light", True),
 }
+#: The same, of the demo built in Simplified Chinese: the theme's own words.
+SHOTS_ZH_CN = {"note-zh_CN": (1280, 900, "light", False)}
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -43,26 +50,40 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def main(site: Path) -> None:
+@contextlib.contextmanager
+def served(site: Path) -> Iterator[str]:
+    """The address of *site* served on a local port, while in the block."""
     handler = functools.partial(QuietHandler, directory=str(site))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    IMAGES.mkdir(parents=True, exist_ok=True)
     try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            for name, (width, height, scheme, full_page) in SHOTS.items():
-                page = browser.new_page(
-                    viewport={"width": width, "height": height}, color_scheme=scheme
-                )
-                page.goto(f"http://127.0.0.1:{server.server_port}/{PAGE}", wait_until="networkidle")
-                page.screenshot(path=IMAGES / f"{name}.png", full_page=full_page)
-                page.close()
-                print(IMAGES / f"{name}.png")
-            browser.close()
+        yield f"http://127.0.0.1:{server.server_port}"
     finally:
         server.shutdown()
 
 
+def main(sites: dict[Path, dict[str, tuple[int, int, str, bool]]]) -> None:
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for site, shots in sites.items():
+            with served(site) as address:
+                for name, (width, height, scheme, full_page) in shots.items():
+                    page = browser.new_page(
+                        viewport={"width": width, "height": height}, color_scheme=scheme
+                    )
+                    page.goto(f"{address}/{PAGE}", wait_until="networkidle")
+                    page.screenshot(path=IMAGES / f"{name}.png", full_page=full_page)
+                    page.close()
+                    print(IMAGES / f"{name}.png")
+        browser.close()
+
+
 if __name__ == "__main__":
-    main(Path(sys.argv[1] if len(sys.argv) > 1 else REPO / "build" / "html"))
+    arguments = [*sys.argv[1:], None, None]
+    main(
+        {
+            Path(arguments[0] or REPO / "build" / "html"): SHOTS,
+            Path(arguments[1] or REPO / "build" / "html-zh_CN"): SHOTS_ZH_CN,
+        }
+    )
