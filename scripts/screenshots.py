@@ -12,29 +12,18 @@ Writes docs/images/note-{desktop,mobile,dark,zh_CN}.png.
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import http.server
 import sys
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))  # the browser and server the tests use
+
+from served import CHROMIUM, CHROMIUM_ARGS, serve
+
 IMAGES = REPO / "docs" / "images"
 PAGE = "cuda_deterministic_backward.html"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 #: name: (viewport width, height, colour scheme, whole page)
 SHOTS = {
     "note-desktop": (1280, 900, "light", True),
@@ -45,34 +34,17 @@ SHOTS = {
 SHOTS_ZH_CN = {"note-zh_CN": (1280, 900, "light", False)}
 
 
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):
-        pass
-
-
-@contextlib.contextmanager
-def served(site: Path) -> Iterator[str]:
-    """The address of *site* served on a local port, while in the block."""
-    handler = functools.partial(QuietHandler, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-
-
 def main(sites: dict[Path, dict[str, tuple[int, int, str, bool]]]) -> None:
     IMAGES.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         for site, shots in sites.items():
-            with served(site) as address:
+            with serve(site) as address:
                 for name, (width, height, scheme, full_page) in shots.items():
                     page = browser.new_page(
                         viewport={"width": width, "height": height}, color_scheme=scheme
                     )
-                    page.goto(f"{address}/{PAGE}", wait_until="networkidle")
+                    page.goto(f"{address}{PAGE}", wait_until="networkidle")
                     page.screenshot(path=IMAGES / f"{name}.png", full_page=full_page)
                     page.close()
                     print(IMAGES / f"{name}.png")

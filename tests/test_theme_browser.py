@@ -1,7 +1,8 @@
 """The reprodocs theme on the demo site, in Chromium and in the Nu HTML validator.
 
 Every page is served with the strict Content-Security-Policy the theme is made
-for (POLICY), so every test also checks that nothing the page needs is refused.
+for (``served.POLICY``), so every test also checks that nothing the page needs
+is refused.
 
 Chromium is the system's (``apt-get install -y chromium``; Playwright never
 downloads one), Java the system's (``default-jre-headless``) for vnu.jar from
@@ -11,33 +12,21 @@ REPRODOCS_REQUIRE_BROWSER=1 (as CI sets) they fail instead.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import importlib.util
 import json
 import os
 import shutil
 import subprocess
-import threading
-from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 from sphinx.cmd.build import build_main
 
+from served import CHROMIUM, CHROMIUM_ARGS, serve
+
 pytestmark = pytest.mark.slow
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 REQUIRED = os.environ.get("REPRODOCS_REQUIRE_BROWSER") == "1"
 
 #: The pages, widths and colour schemes the theme's figures are measured on.
@@ -52,13 +41,6 @@ VIEWS = [
 ]
 BUDGET = 200_000  # bytes loaded by a page, fonts included
 
-#: The policy documented in docs/theme.rst: only the site's own files, no
-#: inline script, style or event handler, no plugins, no <base>.
-POLICY = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "object-src 'none'; base-uri 'none'"
-)
-
 
 def unavailable(what: str) -> None:
     """Skip loudly without a tool the test needs, or fail when CI requires it."""
@@ -71,31 +53,6 @@ def unavailable(what: str) -> None:
 @pytest.fixture(scope="module")
 def demo_site(build_demo) -> Path:
     return build_demo()
-
-
-class StrictHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves files with the policy, quietly."""
-
-    def end_headers(self):
-        self.send_header("Content-Security-Policy", POLICY)
-        super().end_headers()
-
-    def log_message(self, format, *args):
-        pass
-
-
-@contextmanager
-def serve(directory: Path):
-    """*directory* served over HTTP on 127.0.0.1, from a thread; yields its URL."""
-    handler = functools.partial(StrictHandler, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/"
-    finally:
-        server.shutdown()
-        thread.join()
 
 
 @pytest.fixture(scope="module")
