@@ -33,10 +33,8 @@ import argparse
 import json
 import os
 import platform
-import resource
 import shutil
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -44,6 +42,7 @@ from pathlib import Path
 import sphinx
 from bs4 import BeautifulSoup
 
+from measure import save_json, timed_build
 from sites import generate_site, page_rst
 
 WORK = Path(__file__).resolve().parent / "_work"
@@ -67,20 +66,11 @@ def check(condition: bool, message: str) -> None:
         raise CheckFailed(message)
 
 
-def timed_build(command: list[str]) -> tuple[float, float]:
-    """Wall and CPU (user + system, of the child) time of one Sphinx build in a
-    fresh interpreter, in seconds. A failed build ends the benchmark."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    result = subprocess.run(command, check=False, capture_output=True, text=True)
-    elapsed = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    if result.stderr:
-        sys.stderr.write(result.stderr)
-    if result.returncode:
-        sys.exit(f"sphinx-build failed (exit {result.returncode}): {' '.join(command)}")
-    return elapsed, cpu
+def timed_sphinx(command: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds of one build; its warnings passed on to stderr."""
+    build = timed_build(command)
+    sys.stderr.write(build.warnings)
+    return build.wall, build.cpu
 
 
 def page_mtimes(out: Path, docnames: list[str]) -> dict[str, int]:
@@ -185,12 +175,12 @@ def run(n: int, repeats: int, jobs: int, theme: str | None, sidebars: bool = Tru
         # The page has the note the last repeat gave it; alternate.
         old, new = directives[repeat % 2], directives[(repeat + 1) % 2]
         shutil.rmtree(out, ignore_errors=True)
-        full.append(timed_build(full_command))
+        full.append(timed_sphinx(full_command))
         verify_index(out, n, {edited_op: old})
 
         before = page_mtimes(out, docnames)
         set_note(src, out, edited, new)
-        incremental.append(timed_build(command))
+        incremental.append(timed_sphinx(command))
         verify_index(out, n, {edited_op: new})
         changed = rewritten(before, page_mtimes(out, docnames))
         # Sphinx itself rewrites the pages whose toctree holds a rewritten page.
@@ -202,7 +192,7 @@ def run(n: int, repeats: int, jobs: int, theme: str | None, sidebars: bool = Tru
 
         before = page_mtimes(out, docnames)
         json_mtime = (out / "nondeterministic.json").stat().st_mtime_ns
-        unchanged.append(timed_build(command))
+        unchanged.append(timed_sphinx(command))
         changed = rewritten(before, page_mtimes(out, docnames))
         check(not changed, f"after no change, rewritten: {changed}")
         check(
@@ -307,9 +297,7 @@ def main(argv: list[str] | None = None) -> int:
     except CheckFailed as failure:
         sys.exit(f"check failed: {failure}")
     print(markdown(results))
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    save_json(args.json, results)
     return 0
 
 

@@ -15,17 +15,14 @@ directive/handwritten. It reports; it never asserts on time. ::
 from __future__ import annotations
 
 import argparse
-import json
 import platform
-import resource
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import sphinx
 
+from measure import save_json, timed_build
 from sites import generate_site
 
 WORK = Path(__file__).resolve().parent / "_work"
@@ -39,24 +36,12 @@ def sphinx_command(src: Path, out: Path) -> list[str]:
     return [sys.executable, "-m", "sphinx", *options, str(src), str(out)]
 
 
-def timed_build(src: Path, out: Path) -> tuple[float, float]:
-    """Wall and CPU (user + system) time of one Sphinx build in a fresh
-    interpreter, in seconds. CPU time is the steadier figure on a busy machine.
-
-    A failed build ends the benchmark (its timings would mean nothing);
-    warnings are passed on to stderr.
-    """
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    result = subprocess.run(sphinx_command(src, out), check=False, capture_output=True, text=True)
-    elapsed = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    if result.stderr:
-        sys.stderr.write(f"[{src.name}] {result.stderr}")
-    if result.returncode:
-        sys.exit(f"sphinx-build failed on {src} (exit {result.returncode})")
-    return elapsed, cpu
+def timed_read(src: Path, out: Path) -> tuple[float, float]:
+    """Wall and CPU seconds of reading *src*; its warnings passed on to stderr."""
+    build = timed_build(sphinx_command(src, out))
+    if build.warnings:
+        sys.stderr.write(f"[{src.name}] {build.warnings}")
+    return build.wall, build.cpu
 
 
 def run(n: int, repeats: int) -> dict:
@@ -64,11 +49,11 @@ def run(n: int, repeats: int) -> dict:
     sites = {v: generate_site(WORK / f"read-{v}", n, note=v) for v in VARIANTS}
     outs = {v: WORK / f"read-{v}-out" for v in VARIANTS}
     for v in VARIANTS:  # warm-up: disk cache, .pyc files
-        timed_build(sites[v], outs[v])
+        timed_read(sites[v], outs[v])
     runs: dict[str, list[tuple[float, float]]] = {v: [] for v in VARIANTS}
     for _ in range(repeats):
         for v in VARIANTS:
-            runs[v].append(timed_build(sites[v], outs[v]))
+            runs[v].append(timed_read(sites[v], outs[v]))
 
     stats = {}
     for v, timings in runs.items():
@@ -133,9 +118,7 @@ def main(argv: list[str] | None = None) -> int:
 
     results = run(args.pages, args.repeats)
     print(markdown(results))
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    save_json(args.json, results)
     return 0
 
 

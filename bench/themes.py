@@ -41,11 +41,11 @@ import statistics
 import subprocess
 import sys
 import tarfile
-import time
 from pathlib import Path
 
 import sphinx
 
+from measure import save_json, timed_build
 from sites import generate_site
 
 WORK = Path(__file__).resolve().parent / "_work"
@@ -126,7 +126,7 @@ def default_themes() -> list[str]:
     ]  # fmt: skip
 
 
-def timed_build(theme: str, menu: str, src: Path, out: Path) -> dict[str, float]:
+def timed_theme_build(theme: str, menu: str, src: Path, out: Path) -> dict[str, float]:
     """One fresh build; wall and CPU seconds and peak memory of the process."""
     shutil.rmtree(out, ignore_errors=True)
     env = {
@@ -136,18 +136,8 @@ def timed_build(theme: str, menu: str, src: Path, out: Path) -> dict[str, float]
         "BENCH_PYTORCH2_CONF": str(PYTORCH2_CONF),
     }
     command = [sys.executable, "-m", "sphinx", "-b", "html", "-E", "-q", str(src), str(out)]
-    start = time.perf_counter()
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - start
-    errors = process.stderr.read().decode() if process.stderr else ""
-    if os.waitstatus_to_exitcode(status):
-        sys.exit(f"{theme} ({menu}) failed to build {src}:\n{errors}")
-    return {
-        "wall": wall,
-        "cpu": usage.ru_utime + usage.ru_stime,
-        "max_rss_mb": usage.ru_maxrss / 1024,  # ru_maxrss is in KiB on Linux
-    }
+    build = timed_build(command, env)
+    return {"wall": build.wall, "cpu": build.cpu, "max_rss_mb": build.max_rss_mb}
 
 
 def generated_site(n: int) -> Path:
@@ -202,7 +192,9 @@ def run(sites: list[tuple[str, Path]], configs: list[tuple[str, str]], without_m
         for repeat in range(repeats):
             # Alternate the order, so that drift on the machine hits all alike.
             for theme, menu in runs if repeat % 2 == 0 else runs[::-1]:
-                measured = timed_build(theme, menu, src, WORK / f"out-{src.name}-{theme}-{menu}")
+                measured = timed_theme_build(
+                    theme, menu, src, WORK / f"out-{src.name}-{theme}-{menu}"
+                )
                 key = f"{site}/{src.name}/{theme}/{menu}"
                 results["runs"].setdefault(key, {"pages": n, "runs": []})["runs"].append(measured)
                 print(f"{src.name} {theme} ({menu}): {measured['wall']:.1f} s", file=sys.stderr)
@@ -337,9 +329,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     def save(results: dict) -> None:
-        if args.json:
-            args.json.parent.mkdir(parents=True, exist_ok=True)
-            args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+        save_json(args.json, results)
 
     if args.report:
         results = merged(args.report)

@@ -1,0 +1,52 @@
+"""What the benchmarks measure of a build, and how they keep it.
+
+Each build runs in a fresh interpreter (as ``sphinx-build`` does), one at a
+time; its time and memory are that process's own, from ``wait4``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import NamedTuple
+
+
+class Build(NamedTuple):
+    wall: float  #: seconds
+    cpu: float  #: seconds, user + system: the steadier figure on a busy machine
+    max_rss_mb: float  #: the process's peak resident memory
+    warnings: str  #: what it wrote to stderr
+
+
+def timed_build(command: list[str], env: dict[str, str] | None = None) -> Build:
+    """Run *command* (a Sphinx build) and measure it. A failed build ends the
+    benchmark: its figures would mean nothing."""
+    # stderr goes to a file: a pipe left unread while waiting could fill up
+    # and stop the build.
+    with tempfile.TemporaryFile() as stderr:
+        start = time.perf_counter()
+        process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=stderr)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - start
+        stderr.seek(0)
+        warnings = stderr.read().decode(errors="replace")
+    if code := os.waitstatus_to_exitcode(status):
+        sys.exit(f"build failed (exit {code}): {' '.join(command)}\n{warnings}")
+    return Build(
+        wall=wall,
+        cpu=usage.ru_utime + usage.ru_stime,
+        max_rss_mb=usage.ru_maxrss / 1024,  # ru_maxrss is in KiB on Linux
+        warnings=warnings,
+    )
+
+
+def save_json(path: Path | None, results: dict) -> None:
+    """Save *results* at *path* (the benchmarks' ``--json``), if one is given."""
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
