@@ -289,6 +289,24 @@ def test_wide_screens_show_the_menus_without_button(visit):
     assert page.locator("#reprodocs-site-menu").is_visible()
 
 
+def test_a_heading_that_fills_its_line_keeps_its_permalink_on_it(visit):
+    # Narrowed to its text's width, the heading must not wrap the (hidden)
+    # permalink onto a blank line of its own.
+    page = visit("notes/randomness.html").page
+    heights = page.evaluate(
+        """() => {
+            const heading = document.querySelector("main h1");
+            const text = document.createRange();
+            text.setStartBefore(heading.firstChild);
+            text.setEndBefore(heading.querySelector(".headerlink"));
+            const before = heading.getBoundingClientRect().height;
+            heading.style.width = `${Math.ceil(text.getBoundingClientRect().width) + 1}px`;
+            return [before, heading.getBoundingClientRect().height];
+        }"""
+    )
+    assert heights[1] == heights[0]
+
+
 def test_dropdown_opens_and_closes_with_the_keyboard(visit):
     page = visit("cuda_deterministic_backward.html").page
     button = page.locator(".reprodocs-dropdown > button", has_text="Ecosystem")
