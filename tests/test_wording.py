@@ -75,6 +75,33 @@ OTHER_NOTES = {
 }
 
 
+#: What setting torch.backends.cudnn.deterministic does for cuDNN and MIOpen.
+ALGORITHM_ADVICE = (
+    "this operator may select a nondeterministic algorithm to increase performance. If "
+    "this is undesirable, you can try to make the operation deterministic (potentially at "
+    "a performance cost) by setting torch.backends.cudnn.deterministic = True."
+)
+
+
+@pytest.mark.parametrize(
+    ("wording", "sentence"),
+    [
+        ("pytorch-1.4", "In some circumstances when using the ROCm backend with MIOpen, "),
+        (
+            "pytorch-2",
+            "In some circumstances when given tensors on a ROCm device and using MIOpen, ",
+        ),
+    ],
+)
+def test_miopen_is_worded_as_cudnn_its_cuda_counterpart(build_page, wording, sentence):
+    app = build_page(
+        ".. nondeterministic::\n   :backend: miopen\n", confoverrides={"reprodocs_wording": wording}
+    )
+    assert app.warning.getvalue() == ""
+    (note,) = notes_in(parse_html(app.outdir / "index.html"))
+    assert wording_of(note).startswith(sentence + ALGORITHM_ADVICE + " ")
+
+
 @pytest.mark.parametrize(("options", "sentence"), OTHER_NOTES.values(), ids=OTHER_NOTES.keys())
 def test_pytorch_2_set_words_other_backends_in_the_same_voice(build_page, options, sentence):
     app = build_page(
