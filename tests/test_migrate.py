@@ -252,6 +252,21 @@ def test_unparsable_files_are_reported_and_the_others_migrated(tree, capsys, mon
     assert b".. cuda-deterministic::" in after["torch/_torch_docs.py"]
 
 
+def test_files_without_legacy_notes_are_not_parsed(tree, capsys, monkeypatch):
+    # As PyTorch 2.13's torch/testing/_internal/py312_intrinsics.py, in Python
+    # 3.12's syntax, is to Python 3.11: here a file no Python parses. It names
+    # no note, so there is nothing to migrate in it, and no error.
+    monkeypatch.chdir(tree("pytorch-2"))
+    Path("torch/newer.py").write_text("def f[T](x: T) -> T: (\n")
+    Path("docs/source/unfinished.rst").write_text(".. note::\n\n   .. include:: other.rst\n")
+
+    status, out, err = run(capsys, "torch", "docs")
+
+    assert status == migrate.LEGACY_NOTES_REMAIN  # the tree's own notes, in the diff
+    assert "newer.py" not in out + err
+    assert "unfinished.rst" not in out + err
+
+
 def test_paths_that_are_not_sources_are_reported(tree, capsys, monkeypatch):
     monkeypatch.chdir(tree("pytorch-1.4"))
     Path("notes.txt").write_text(".. include:: cuda_deterministic.rst\n")

@@ -383,8 +383,12 @@ def read_source(path: Path) -> tuple[str, str]:
 
 
 def migrate_file(path: Path) -> tuple[str, Migration, str]:
-    """A file's text, its migration, and its encoding."""
+    """A file's text, its migration, and its encoding. A file that names no
+    note file and no placeholder holds no legacy note: it is not parsed, so a
+    file this Python cannot parse (newer syntax, say) is no error there."""
     text, encoding = read_source(path)
+    if not any(name in text for name in (*INCLUDED_NOTES, *PLACEHOLDERS)):
+        return text, Migration(text), encoding
     migrate = migrate_python if path.suffix == ".py" else migrate_rst
     return text, migrate(text), encoding
 
