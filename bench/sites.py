@@ -56,6 +56,31 @@ Benchmark site
    api/*
 """
 
+#: With ``section=True``: the API pages under one section page, as
+#: PyTorch's generated pages are under ``nn`` or ``torch``; every API page's
+#: menu then lists all of them.
+SECTION_INDEX_RST = """\
+Benchmark site
+==============
+
+.. toctree::
+   :maxdepth: 1
+
+   notes/randomness
+   api/index
+"""
+
+API_INDEX_RST = """\
+Python API
+==========
+
+.. toctree::
+   :maxdepth: 1
+   :glob:
+
+   op_*
+"""
+
 RANDOMNESS_RST = """\
 Reproducibility
 ===============
@@ -118,14 +143,20 @@ def page_rst(index: int, note: str = "directive") -> str:
 
 
 def generate_site(
-    root: str | Path, n: int, note: str = "directive", *, index_table: bool = False
+    root: str | Path,
+    n: int,
+    note: str = "directive",
+    *,
+    index_table: bool = False,
+    section: bool = False,
 ) -> Path:
     """Write an *n*-page site into *root* (created if needed) and return it.
 
     *note* is one of :data:`NOTE_VARIANTS`; with *index_table*, the
-    Reproducibility page ends with ``.. nondeterministic-ops::``. Pages
-    ``api/op_*.rst`` left over from an earlier, larger site in *root* are
-    removed; other files are overwritten.
+    Reproducibility page ends with ``.. nondeterministic-ops::``; with
+    *section*, the API pages are under ``api/index`` (see
+    :data:`SECTION_INDEX_RST`). Pages ``api/op_*.rst`` left over from an
+    earlier, larger site in *root* are removed; other files are overwritten.
     """
     if note not in NOTE_VARIANTS:
         raise ValueError(f"note must be one of {NOTE_VARIANTS}, not {note!r}")
@@ -136,7 +167,11 @@ def generate_site(
     api.mkdir(parents=True, exist_ok=True)
     (root / "notes").mkdir(exist_ok=True)
     (root / "conf.py").write_text(CONF_PY, encoding="utf-8")
-    (root / "index.rst").write_text(INDEX_RST, encoding="utf-8")
+    (root / "index.rst").write_text(SECTION_INDEX_RST if section else INDEX_RST, encoding="utf-8")
+    if section:
+        (api / "index.rst").write_text(API_INDEX_RST, encoding="utf-8")
+    else:
+        (api / "index.rst").unlink(missing_ok=True)
     randomness = RANDOMNESS_RST + (INDEX_TABLE_RST if index_table else "")
     (root / "notes" / "randomness.rst").write_text(randomness, encoding="utf-8")
 

@@ -4,7 +4,8 @@ sidebar), furo, pydata-sphinx-theme, the reprodocs theme (which always has
 the extension) and, where it is installed (it pins Sphinx <= 7.2.6: run this
 with .venv-pytorch2/bin/python), pytorch_sphinx_theme2 set up as
 demo/pytorch2/conf.py sets it up; on
-the generated N-page API site (see :mod:`sites`) and on a real site, Django's
+the generated N-page API site (see :mod:`sites`; ``--site section``: its API
+pages under one section page, as PyTorch's are) and on a real site, Django's
 ``docs/`` (its source package, fetched with pip into bench/_work). The floor
 is the basic theme without sidebars: a build that shows no menu at all.
 
@@ -89,8 +90,13 @@ intersphinx_mapping = {}
 html_theme_path = []
 """
 
-#: The generated site's pages besides its N API pages.
-GENERATED_EXTRA_PAGES = ("index", "notes/randomness")
+#: The generated sites' pages besides their N API pages, by site.
+GENERATED_EXTRA_PAGES = {
+    "generated": ("index", "notes/randomness"),
+    "section": ("index", "notes/randomness", "api/index"),
+}
+#: The order of the sites in the tables.
+SITES = ("generated", "section", "django")
 
 THEMES = (
     "sphinx_rtd_theme",
@@ -140,8 +146,9 @@ def timed_theme_build(theme: str, menu: str, src: Path, out: Path) -> dict[str, 
     return {"wall": build.wall, "cpu": build.cpu, "max_rss_mb": build.max_rss_mb}
 
 
-def generated_site(n: int) -> Path:
-    src = generate_site(WORK / f"themes-{n}", n, note="directive", index_table=True)
+def generated_site(n: int, section: bool = False) -> Path:
+    name = f"themes-section-{n}" if section else f"themes-{n}"
+    src = generate_site(WORK / name, n, note="directive", index_table=True, section=section)
     (src / "conf.py").write_text(GENERATED_CONF + CONF_TAIL, encoding="utf-8")
     return src
 
@@ -186,8 +193,8 @@ def run(sites: list[tuple[str, Path]], configs: list[tuple[str, str]], without_m
         runs = [
             (theme, menu)
             for theme, menu in configs
-            if (theme, menu) == FLOOR or menu != "sphinx" or site != "generated"
-            or n <= without_max + len(GENERATED_EXTRA_PAGES)
+            if (theme, menu) == FLOOR or menu != "sphinx" or site not in GENERATED_EXTRA_PAGES
+            or n <= without_max + len(GENERATED_EXTRA_PAGES[site])
         ]  # fmt: skip
         for repeat in range(repeats):
             # Alternate the order, so that drift on the machine hits all alike.
@@ -226,7 +233,7 @@ def summary(results: dict) -> list[dict]:
     order = [FLOOR[0], *THEMES]
     return sorted(
         rows,
-        key=lambda r: (r["site"] != "generated", r["pages"], order.index(r["theme"]), r["menu"]),
+        key=lambda r: (SITES.index(r["site"]), r["pages"], order.index(r["theme"]), r["menu"]),
     )
 
 
@@ -308,7 +315,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", "--pages", type=int, action="append", help="generated site sizes")
     parser.add_argument(
-        "--site", choices=("generated", "django", "both"), default="both", help="which sites"
+        "--site",
+        choices=(*SITES, "both"),
+        default="both",
+        help="which sites: the flat generated one, the generated one with its API pages "
+        "under one section, Django's; both: generated and django",
     )
     parser.add_argument("--theme", action="append", choices=THEMES, help="themes (default: all)")
     parser.add_argument(
@@ -337,6 +348,9 @@ def main(argv: list[str] | None = None) -> int:
         sites = []
         if args.site in ("generated", "both"):
             sites += [("generated", generated_site(n))
+                      for n in sorted(set(args.pages or [250, 500, 1000, 2000]))]  # fmt: skip
+        if args.site == "section":
+            sites += [("section", generated_site(n, section=True))
                       for n in sorted(set(args.pages or [250, 500, 1000, 2000]))]  # fmt: skip
         if args.site in ("django", "both"):
             sites.append(("django", django_site()))
