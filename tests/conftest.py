@@ -50,6 +50,7 @@ BACKWARD_TEXT = (
 
 
 DEMO = Path(__file__).parents[1] / "demo"
+DOCS = Path(__file__).parents[1] / "docs"
 
 #: The settings demo/pytorch2/conf.py makes to set pytorch_sphinx_theme2 up.
 PYTORCH2_SETTINGS = (
@@ -117,6 +118,16 @@ def build_demo(tmp_path_factory):
         return built[key]
 
     return build
+
+
+@pytest.fixture(scope="session")
+def docs_html(tmp_path_factory) -> Path:
+    """reprodocs' own documentation (docs/), built once per session as
+    `make docs` builds it (nitpicky, warnings are errors)."""
+    out = tmp_path_factory.mktemp("docs")
+    arguments = ["-W", "-n", "-q", "-b", "html", "-d", str(out / "doctrees")]
+    assert build_main([*arguments, str(DOCS), str(out / "html")]) == 0
+    return out / "html"
 
 
 @pytest.fixture

@@ -7,9 +7,7 @@ import runpy
 import tomllib
 from pathlib import Path
 
-import pytest
 import yaml
-from sphinx.cmd.build import build_main
 
 import reprodocs
 from conftest import exported_index, notes_in, parse_html
@@ -25,13 +23,6 @@ NOTE_DIRECTIVES = {
     "cuda-deterministic",
     "cudnn-deterministic",
 }
-
-
-@pytest.fixture(scope="module")
-def docs_html(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("docs")
-    build_main(["-q", "-b", "html", "-d", str(out / "doctrees"), str(DOCS), str(out / "html")])
-    return out / "html"
 
 
 def test_every_note_directive_is_rendered_on_the_directives_page(docs_html):

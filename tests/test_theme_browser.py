@@ -307,6 +307,27 @@ def test_a_heading_that_fills_its_line_keeps_its_permalink_on_it(visit):
     assert heights[1] == heights[0]
 
 
+def test_a_box_that_scrolls_can_be_scrolled_with_the_keyboard(visit):
+    # At 375 px the Reproducibility page's tables scroll sideways in their box.
+    # Each is in the tab order (Chromium lets a scroller take focus anyway;
+    # other browsers and axe's scrollable-region-focusable rule do not).
+    page = visit("notes/randomness.html", width=375).page
+    boxes = page.locator(".rst-content .wy-table-responsive")
+    assert boxes.count() >= 1
+    for box in boxes.all():
+        assert box.get_attribute("tabindex") == "0"
+        box.focus()
+        assert is_focused(box)
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("box => box.scrollLeft > 0", arg=box.element_handle())
+    # Wide enough, they do not scroll, and are no stop for the keyboard.
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.wy-table-responsive')]"
+        ".every(box => !box.hasAttribute('tabindex'))"
+    )
+
+
 def test_dropdown_opens_and_closes_with_the_keyboard(visit):
     page = visit("cuda_deterministic_backward.html").page
     button = page.locator(".reprodocs-dropdown > button", has_text="Ecosystem")
@@ -396,6 +417,27 @@ def test_axe_finds_no_violation(visit, path, width, scheme):
         (violation["id"], violation["impact"], [node["target"] for node in violation["nodes"]])
         for violation in violations
     ] == []
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_axe_finds_no_violation_in_the_documentation(browser, docs_html, width, scheme):
+    # reprodocs' own documentation: longer pages than the demo's, with wide
+    # tables and code blocks, in the same theme.
+    from axe_playwright_python.sync_playwright import Axe
+
+    pages = sorted(path.relative_to(docs_html).as_posix() for path in docs_html.glob("*.html"))
+    found = {}
+    with serve(docs_html) as url:
+        visit = Visit(browser, url, width, scheme)
+        for path in pages:
+            visit.open(path)
+            violations = Axe().run(visit.page).response["violations"]
+            if violations:
+                found[path] = [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations]
+        visit.context.close()
+    assert found == {}
+    assert visit.violations == []  # under the policy, too
 
 
 @pytest.mark.parametrize(("path", "width", "scheme"), VIEWS)

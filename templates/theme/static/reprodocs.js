@@ -128,6 +128,22 @@
     wrapper.append(table);
   }
 
+  // A box that scrolls (a wide code block or table) takes the keyboard's
+  // focus while it overflows, so that it can be scrolled without a mouse.
+  function tabStopsWhileScrollable(boxes) {
+    const update = () => {
+      for (const box of boxes) {
+        if (box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight) {
+          box.tabIndex = 0;
+        } else {
+          box.removeAttribute("tabindex");
+        }
+      }
+    };
+    update();
+    on(window, "resize", update);
+  }
+
   on(document, "DOMContentLoaded", () => {
     const $ = (selector) => document.querySelector(selector);
     if ($(".reprodocs-color-scheme-button")) setUpSchemeToggle($(".reprodocs-color-scheme-button"));
@@ -139,5 +155,8 @@
       showCurrentEntry(menu);
     }
     document.querySelectorAll(".rst-content table.docutils:not(.field-list)").forEach(wrapTable);
+    tabStopsWhileScrollable(
+      document.querySelectorAll(".rst-content :is(div[class^='highlight'] pre, .wy-table-responsive)")
+    );
   });
 })();
