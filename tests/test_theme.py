@@ -275,6 +275,38 @@ def test_no_page_has_inline_code_and_each_one_main(build_theme, builder, overrid
         assert [main.name for main in soup.select('main, [role="main"]')] == ["main"], path
 
 
+def test_sizes_a_document_asks_for_are_rules_of_the_pages_stylesheet(build_theme):
+    # tests/roots/test-theme/plain.rst: a table's :widths: and :width:, an
+    # image's :width:, a figure's :figwidth: (docutils writes style="...").
+    app = build_theme()
+    soup = page(app, "plain")
+    (stylesheet,) = [
+        link["href"]
+        for link in soup.select('link[rel="stylesheet"]')
+        if link["href"].startswith("_static/reprodocs-styles-")
+    ]
+    rules = {}
+    for line in Path(app.outdir, stylesheet).read_text().splitlines():
+        selector, _, declarations = line.partition(" { ")
+        rules[selector.removeprefix(".")] = declarations.removesuffix(" }")
+
+    def sizes(element) -> list[str]:
+        return [rules[name] for name in element["class"] if name.startswith("reprodocs-style-")]
+
+    table = soup.find("span", class_="caption-text", string="A table with column widths")
+    table = table.find_parent("table")
+    assert sizes(table) == ["width: 80% !important;"]
+    assert [sizes(col) for col in table.select("col")] == [
+        ["width: 30.0% !important;"],
+        ["width: 70.0% !important;"],
+    ]
+    assert sizes(soup.find("img", alt="A pixel, 40 % wide")) == ["width: 40% !important;"]
+    assert sizes(soup.select_one("main figure")) == ["width: 50% !important;"]
+    assert sizes(soup.select_one("main figure img")) == ["width: 3em !important;"]
+    # A page that asks for no size links no such stylesheet.
+    assert not page(app).select('link[href^="_static/reprodocs-styles-"]')
+
+
 def test_an_extensions_inline_script_is_loaded_from_a_file(make_app, rootdir, tmp_path):
     app = make_app("html", srcdir=rootdir / "test-theme", builddir=tmp_path / "build")
     body = "window.fromAnExtension = 1;"

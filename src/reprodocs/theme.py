@@ -14,10 +14,12 @@ from __future__ import annotations
 import hashlib
 import os
 import posixpath
+import weakref
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from docutils import nodes
 from sphinx.locale import get_translator
 from sphinx.writers.html5 import HTML5Translator
 
@@ -26,7 +28,6 @@ from reprodocs.report import warn
 from reprodocs.wording import CATALOG, LOCALE_DIR, __, templates_dir
 
 if TYPE_CHECKING:
-    from docutils.nodes import Element
     from sphinx.application import Sphinx
 
     # Private, for the type only: what Sphinx 7.2 and later put in script_files.
@@ -56,10 +57,11 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("builder-inited", check_theme_options)
     # The menu in linear time, the same as Sphinx's (reprodocs/navigation.py).
     app.setup_extension("reprodocs.navigation")
-    app.connect("builder-inited", give_captions_a_level)
+    app.connect("builder-inited", use_theme_translator)
     app.connect("html-page-context", translate_theme_words)
     app.connect("html-page-context", leave_out_scripts)
     app.connect("html-page-context", inline_scripts_to_files)
+    app.connect("html-page-context", inline_styles_to_a_file)
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
 
 
@@ -95,30 +97,49 @@ def check_theme_options(app: Sphinx) -> None:
                 warn("theme", __("%s has no %s"), where, ", ".join(missing))
 
 
-def give_captions_a_level(app: Sphinx) -> None:
-    """Have this theme's HTML translator write toctree captions (in the
-    article and in the menu alike) as headings with a level."""
+def use_theme_translator(app: Sphinx) -> None:
+    """Have the builder write pages with this theme's HTML translator, on top
+    of the project's own if it set one."""
     if not _uses_this_theme(app):
         return
     base = app.builder.get_translator_class()  # the project's own, if it set one
-    if not issubclass(base, CaptionLevel):
-        translator = type(f"CaptionLevel{base.__name__}", (CaptionLevel, base), {})
+    if not issubclass(base, ThemeTranslator):
+        translator = type(f"Theme{base.__name__}", (ThemeTranslator, base), {})
         app.set_translator(app.builder.name, translator, override=True)
 
 
-class CaptionLevel(HTML5Translator):
-    """Sphinx writes a toctree's caption as ``<p class="caption"
-    role="heading">`` without the aria-level that role requires (axe:
-    aria-required-attr, critical); every heading role it writes gets one.
+#: The inline styles of each document being written, from the translator
+#: that writes its body until the page is assembled (html-page-context).
+_page_styles: weakref.WeakKeyDictionary[nodes.document, dict[str, str]] = (
+    weakref.WeakKeyDictionary()
+)
 
-    Sphinx's ``visit_title`` passes the role to docutils' ``starttag`` as
-    the keyword ``ROLE`` (Sphinx 7.2 to 9; tests/test_theme.py checks the
-    captions on each line).
+
+class ThemeTranslator(HTML5Translator):
+    """Sphinx's HTML translator, with two changes in the tags it writes.
+
+    A toctree's caption is ``<p class="caption" role="heading">`` without the
+    aria-level that role requires (axe: aria-required-attr, critical): every
+    heading role gets one. Sphinx's ``visit_title`` passes the role to
+    docutils' ``starttag`` as the keyword ``ROLE`` (Sphinx 7.2 to 9;
+    tests/test_theme.py checks the captions on each line).
+
+    docutils writes the sizes a document asks for (a table's ``:widths:`` and
+    ``:width:``, an image's ``:width:``, a figure's ``:figwidth:``) as
+    ``style`` attributes, which a Content-Security-Policy without
+    'unsafe-inline' refuses. Each becomes a class, named by its declarations,
+    and the declarations a rule of the page's stylesheet
+    (``inline_styles_to_a_file``).
     """
+
+    def __init__(self, document: nodes.document, *args: Any, **kwargs: Any) -> None:
+        super().__init__(document, *args, **kwargs)
+        #: The page's inline styles: class name -> declarations.
+        self.reprodocs_styles = _page_styles.setdefault(document, {})
 
     def starttag(
         self,
-        node: Element,
+        node: nodes.Element,
         tagname: str,
         suffix: str = "\n",
         empty: bool = False,
@@ -126,6 +147,10 @@ class CaptionLevel(HTML5Translator):
     ) -> str:
         if attributes.get("ROLE") == "heading":
             attributes.setdefault("aria-level", "2")
+        if style := attributes.pop("style", None):
+            name = f"reprodocs-style-{hashlib.sha256(style.encode()).hexdigest()[:12]}"
+            self.reprodocs_styles[name] = style
+            attributes["classes"] = [*attributes.get("classes", []), name]
         return super().starttag(node, tagname, suffix, empty, **attributes)
 
 
@@ -186,6 +211,45 @@ def inline_scripts_to_files(
         ]
 
 
+def inline_styles_to_a_file(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: object
+) -> None:
+    """The page's inline styles (see ``ThemeTranslator``) as the rules of a
+    stylesheet in ``_static``, named by its content, which layout.html links
+    as ``reprodocs_stylesheet``. A page without a document (the index,
+    search) has none."""
+    if styles := _page_styles.pop(doctree, None) if isinstance(doctree, nodes.document) else None:
+        rules = "".join(
+            f".{name} {{ {_important(declarations)} }}\n" for name, declarations in styles.items()
+        )
+        context["reprodocs_stylesheet"] = _static_file(
+            app.outdir, "reprodocs-styles", ".css", rules
+        )
+
+
+def _important(declarations: str) -> str:
+    """*declarations* as strong as they were in a ``style`` attribute, over
+    the stylesheets' rules."""
+    return " ".join(
+        f"{declaration.strip()} !important;"
+        for declaration in declarations.split(";")
+        if declaration.strip()
+    )
+
+
+def _static_file(outdir: str | os.PathLike[str], stem: str, suffix: str, text: str) -> str:
+    """The path, relative to *outdir*, of a file in ``_static`` holding
+    *text*, named by its content: the same file for every page that needs it."""
+    filename = f"_static/{stem}-{hashlib.sha256(text.encode()).hexdigest()[:16]}{suffix}"
+    path = Path(outdir, filename)
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f"{path.name}.{os.getpid()}")  # parallel writers
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(path)
+    return filename
+
+
 def _from_file(outdir: str | os.PathLike[str], script: _JavaScript | str) -> _JavaScript | str:
     if isinstance(script, str):  # as an extension may have left it
         return script
@@ -195,13 +259,7 @@ def _from_file(outdir: str | os.PathLike[str], script: _JavaScript | str) -> _Ja
         return script
     if attributes.get("type", "").lower() not in JAVASCRIPT_TYPES:
         return script  # a data block, which no policy refuses
-    filename = f"_static/reprodocs-inline-{hashlib.sha256(body.encode()).hexdigest()[:16]}.js"
-    path = Path(outdir, filename)
-    if not path.exists():  # named by its content: the same file for every page
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(f"{path.name}.{os.getpid()}")  # parallel writers
-        partial.write_text(body, encoding="utf-8")
-        partial.replace(path)
+    filename = _static_file(outdir, "reprodocs-inline", ".js", body)
     others = {key: value for key, value in attributes.items() if key != "body"}
     return type(script)(filename, priority=script.priority, **others)
 
