@@ -108,8 +108,9 @@ def use_theme_translator(app: Sphinx) -> None:
         app.set_translator(app.builder.name, translator, override=True)
 
 
-#: The inline styles of each document being written, from the translator
-#: that writes its body until the page is assembled (html-page-context).
+#: The inline styles of each document being written (class name ->
+#: declarations), from the translator that writes its body until the page is
+#: assembled (html-page-context); documents without any have no entry.
 _page_styles: weakref.WeakKeyDictionary[nodes.document, dict[str, str]] = (
     weakref.WeakKeyDictionary()
 )
@@ -132,11 +133,6 @@ class ThemeTranslator(HTML5Translator):
     (``inline_styles_to_a_file``).
     """
 
-    def __init__(self, document: nodes.document, *args: Any, **kwargs: Any) -> None:
-        super().__init__(document, *args, **kwargs)
-        #: The page's inline styles: class name -> declarations.
-        self.reprodocs_styles = _page_styles.setdefault(document, {})
-
     def starttag(
         self,
         node: nodes.Element,
@@ -149,7 +145,7 @@ class ThemeTranslator(HTML5Translator):
             attributes.setdefault("aria-level", "2")
         if style := attributes.pop("style", None):
             name = f"reprodocs-style-{hashlib.sha256(style.encode()).hexdigest()[:12]}"
-            self.reprodocs_styles[name] = style
+            _page_styles.setdefault(self.document, {})[name] = style
             attributes["classes"] = [*attributes.get("classes", []), name]
         return super().starttag(node, tagname, suffix, empty, **attributes)
 
@@ -218,13 +214,12 @@ def inline_styles_to_a_file(
     stylesheet in ``_static``, named by its content, which layout.html links
     as ``reprodocs_stylesheet``. A page without a document (the index,
     search) has none."""
-    if styles := _page_styles.pop(doctree, None) if isinstance(doctree, nodes.document) else None:
-        rules = "".join(
-            f".{name} {{ {_important(declarations)} }}\n" for name, declarations in styles.items()
-        )
-        context["reprodocs_stylesheet"] = _static_file(
-            app.outdir, "reprodocs-styles", ".css", rules
-        )
+    if not isinstance(doctree, nodes.document) or not (styles := _page_styles.pop(doctree, None)):
+        return
+    rules = "".join(
+        f".{name} {{ {_important(declarations)} }}\n" for name, declarations in styles.items()
+    )
+    context["reprodocs_stylesheet"] = _static_file(app.outdir, "reprodocs-styles", ".css", rules)
 
 
 def _important(declarations: str) -> str:
