@@ -42,7 +42,7 @@ from pathlib import Path
 import sphinx
 from bs4 import BeautifulSoup
 
-from measure import save_json, timed_build
+from measure import save_json, timed_seconds
 from sites import generate_site, page_rst
 
 WORK = Path(__file__).resolve().parent / "_work"
@@ -64,13 +64,6 @@ class CheckFailed(Exception):
 def check(condition: bool, message: str) -> None:
     if not condition:
         raise CheckFailed(message)
-
-
-def timed_sphinx(command: list[str]) -> tuple[float, float]:
-    """Wall and CPU seconds of one build; its warnings passed on to stderr."""
-    build = timed_build(command)
-    sys.stderr.write(build.warnings)
-    return build.wall, build.cpu
 
 
 def page_mtimes(out: Path, docnames: list[str]) -> dict[str, int]:
@@ -175,12 +168,12 @@ def run(n: int, repeats: int, jobs: int, theme: str | None, sidebars: bool = Tru
         # The page has the note the last repeat gave it; alternate.
         old, new = directives[repeat % 2], directives[(repeat + 1) % 2]
         shutil.rmtree(out, ignore_errors=True)
-        full.append(timed_sphinx(full_command))
+        full.append(timed_seconds(full_command))
         verify_index(out, n, {edited_op: old})
 
         before = page_mtimes(out, docnames)
         set_note(src, out, edited, new)
-        incremental.append(timed_sphinx(command))
+        incremental.append(timed_seconds(command))
         verify_index(out, n, {edited_op: new})
         changed = rewritten(before, page_mtimes(out, docnames))
         # Sphinx itself rewrites the pages whose toctree holds a rewritten page.
@@ -192,7 +185,7 @@ def run(n: int, repeats: int, jobs: int, theme: str | None, sidebars: bool = Tru
 
         before = page_mtimes(out, docnames)
         json_mtime = (out / "nondeterministic.json").stat().st_mtime_ns
-        unchanged.append(timed_sphinx(command))
+        unchanged.append(timed_seconds(command))
         changed = rewritten(before, page_mtimes(out, docnames))
         check(not changed, f"after no change, rewritten: {changed}")
         check(

@@ -45,6 +45,15 @@ def timed_build(command: list[str], env: dict[str, str] | None = None) -> Build:
     )
 
 
+def timed_seconds(command: list[str], label: str = "") -> tuple[float, float]:
+    """Wall and CPU seconds of one build, its warnings passed on to stderr
+    (after *label*, if given)."""
+    build = timed_build(command)
+    if build.warnings:
+        sys.stderr.write(f"[{label}] {build.warnings}" if label else build.warnings)
+    return build.wall, build.cpu
+
+
 def save_json(path: Path | None, results: dict) -> None:
     """Save *results* at *path* (the benchmarks' ``--json``), if one is given."""
     if path is not None:

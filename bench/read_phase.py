@@ -22,7 +22,7 @@ from pathlib import Path
 
 import sphinx
 
-from measure import save_json, timed_build
+from measure import save_json, timed_seconds
 from sites import generate_site
 
 WORK = Path(__file__).resolve().parent / "_work"
@@ -36,24 +36,16 @@ def sphinx_command(src: Path, out: Path) -> list[str]:
     return [sys.executable, "-m", "sphinx", *options, str(src), str(out)]
 
 
-def timed_read(src: Path, out: Path) -> tuple[float, float]:
-    """Wall and CPU seconds of reading *src*; its warnings passed on to stderr."""
-    build = timed_build(sphinx_command(src, out))
-    if build.warnings:
-        sys.stderr.write(f"[{src.name}] {build.warnings}")
-    return build.wall, build.cpu
-
-
 def run(n: int, repeats: int) -> dict:
     """Generate both sites, time them alternately, and return the results."""
     sites = {v: generate_site(WORK / f"read-{v}", n, note=v) for v in VARIANTS}
     outs = {v: WORK / f"read-{v}-out" for v in VARIANTS}
     for v in VARIANTS:  # warm-up: disk cache, .pyc files
-        timed_read(sites[v], outs[v])
+        timed_seconds(sphinx_command(sites[v], outs[v]), sites[v].name)
     runs: dict[str, list[tuple[float, float]]] = {v: [] for v in VARIANTS}
     for _ in range(repeats):
         for v in VARIANTS:
-            runs[v].append(timed_read(sites[v], outs[v]))
+            runs[v].append(timed_seconds(sphinx_command(sites[v], outs[v]), sites[v].name))
 
     stats = {}
     for v, timings in runs.items():
