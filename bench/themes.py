@@ -5,9 +5,12 @@ the extension) and, where it is installed (it pins Sphinx <= 7.2.6: run this
 with .venv-pytorch2/bin/python), pytorch_sphinx_theme2 set up as
 demo/pytorch2/conf.py sets it up; on
 the generated N-page API site (see :mod:`sites`; ``--site section``: its API
-pages under one section page, as PyTorch's are) and on a real site, Django's
-``docs/`` (its source package, fetched with pip into bench/_work). The floor
-is the basic theme without sidebars: a build that shows no menu at all.
+pages under one section page, as PyTorch's are) and on real sites: Django's
+``docs/`` (its source package, fetched with pip into bench/_work) and
+PyTorch's docs tree (``--site pytorch``: the toctree skeleton of its
+``docs/source`` kept in bench/pytorch_docs_tree.json, about 2,800 stub pages;
+see :func:`sites.generate_pytorch_site`). The floor is the basic theme without
+sidebars: a build that shows no menu at all.
 
 Each build (``python -m sphinx -b html -E -q``) runs in a fresh process, the
 configurations alternating, into an output directory of its own. Wall time,
@@ -22,6 +25,7 @@ reports; it never asserts on time. ::
     python bench/themes.py --json bench/results/themes.json        # N = 250 ... 2000
     python bench/themes.py -n 250 --site generated --without-max 250
     python bench/themes.py --site django --json bench/results/django.json
+    python bench/themes.py --site pytorch --theme sphinx_rtd_theme --menu linear --menu floor
     .venv-pytorch2/bin/python bench/themes.py --site generated --theme pytorch_sphinx_theme2 \
         --json bench/results/themes-generated-pytorch2.json
     python bench/themes.py --report bench/results/*.json --plot docs/images/build-time.png
@@ -47,7 +51,7 @@ from pathlib import Path
 import sphinx
 
 from measure import save_json, timed_build
-from sites import generate_site
+from sites import generate_pytorch_site, generate_site
 
 WORK = Path(__file__).resolve().parent / "_work"
 #: Where pytorch_sphinx_theme2's settings come from, as for the demo.
@@ -84,19 +88,28 @@ copyright = "2019, Torch Contributors"
 extensions = ["reprodocs"]
 """
 
+PYTORCH_CONF = """\
+project = "PyTorch docs tree"
+copyright = "PyTorch Contributors"
+extensions = ["reprodocs"]
+"""
+
 #: Django's own settings that would reach the network or need its theme.
 DJANGO_CONF = """
 intersphinx_mapping = {}
 html_theme_path = []
 """
 
-#: The generated sites' pages besides their N API pages, by site.
+#: The generated sites' pages besides their N API pages, by site: builds
+#: without the extension run only while N <= --without-max. PyTorch's tree
+#: counts all its pages as N (all are stubs the generator writes, about 2,800).
 GENERATED_EXTRA_PAGES = {
     "generated": ("index", "notes/randomness"),
     "section": ("index", "notes/randomness", "api/index"),
+    "pytorch": (),
 }
 #: The order of the sites in the tables.
-SITES = ("generated", "section", "django")
+SITES = ("generated", "section", "django", "pytorch")
 
 THEMES = (
     "sphinx_rtd_theme",
@@ -150,6 +163,14 @@ def generated_site(n: int, section: bool = False) -> Path:
     name = f"themes-section-{n}" if section else f"themes-{n}"
     src = generate_site(WORK / name, n, note="directive", index_table=True, section=section)
     (src / "conf.py").write_text(GENERATED_CONF + CONF_TAIL, encoding="utf-8")
+    return src
+
+
+def pytorch_site() -> Path:
+    """PyTorch's docs tree as stub pages (bench/pytorch_docs_tree.json), conf.py
+    extended as above."""
+    src = generate_pytorch_site(WORK / "pytorch-tree")
+    (src / "conf.py").write_text(PYTORCH_CONF + CONF_TAIL, encoding="utf-8")
     return src
 
 
@@ -319,7 +340,8 @@ def main(argv: list[str] | None = None) -> int:
         choices=(*SITES, "both"),
         default="both",
         help="which sites: the flat generated one, the generated one with its API pages "
-        "under one section, Django's; both: generated and django",
+        "under one section, Django's, PyTorch's docs tree (stub pages); both: generated "
+        "and django",
     )
     parser.add_argument("--theme", action="append", choices=THEMES, help="themes (default: all)")
     parser.add_argument(
@@ -354,6 +376,8 @@ def main(argv: list[str] | None = None) -> int:
                       for n in sorted(set(args.pages or [250, 500, 1000, 2000]))]  # fmt: skip
         if args.site in ("django", "both"):
             sites.append(("django", django_site()))
+        if args.site == "pytorch":
+            sites.append(("pytorch", pytorch_site()))
         menus = args.menu or ["linear", "sphinx", "floor"]
         configs = [
             (theme, menu)
