@@ -18,7 +18,7 @@ from sphinx import locale
 from sphinx.cmd.build import build_main
 from sphinx.testing.util import SphinxTestApp
 
-from reprodocs.index import JSON_NAME, JSON_SCHEMA
+from reprodocs.notes.nondeterministic_ops import JSON_NAME, JSON_SCHEMA
 
 pytest_plugins = ["sphinx.testing.fixtures"]
 

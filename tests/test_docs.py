@@ -11,9 +11,9 @@ import yaml
 
 import reprodocs
 from conftest import exported_index, notes_in, parse_html
-from reprodocs.directives import CudaDeterministic, NondeterministicDirective, PresetDirective
-from reprodocs.domain import Note
-from reprodocs.index import NondeterministicOpsDirective
+from reprodocs.notes.directives import CudaDeterministic, NondeterministicDirective, PresetDirective
+from reprodocs.notes.domain import Note
+from reprodocs.notes.nondeterministic_ops import NondeterministicOpsDirective
 
 REPO = Path(__file__).parents[1]
 DOCS = REPO / "docs"
@@ -68,8 +68,8 @@ def test_the_index_page_shows_the_live_tables(docs_html):
 def test_the_api_page_documents_every_field_of_a_note(docs_html):
     soup = parse_html(docs_html / "api.html")
     for field in Note._fields:
-        assert soup.find(id=f"reprodocs.domain.Note.{field}"), field
-    assert soup.find(id="reprodocs.domain.notes_domain")
+        assert soup.find(id=f"reprodocs.notes.domain.Note.{field}"), field
+    assert soup.find(id="reprodocs.notes.domain.notes_domain")
 
 
 def test_the_changelog_page_is_changelog_md_with_this_version(docs_html):

@@ -9,7 +9,7 @@ import pytest
 from sphinx.util.console import strip_colors
 
 from conftest import exported_index, index_validator, parse_html, text_of
-from reprodocs.index import JSON_VERSION
+from reprodocs.notes.nondeterministic_ops import JSON_VERSION
 
 
 def tables(soup):

@@ -6,7 +6,7 @@ import pytest
 from sphinx.util.console import strip_colors
 
 from conftest import BACKWARD_TEXT, notes_in, parse_html, text_of
-from reprodocs.domain import Note
+from reprodocs.notes.domain import Note
 
 
 def note_paragraph(note):

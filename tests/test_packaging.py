@@ -18,6 +18,7 @@ from babel.messages.pofile import read_po
 
 import reprodocs
 from conftest import REPO, sphinx_build_with
+from reprodocs.notes import ENV_VERSION
 
 LOCALE = REPO / "src" / "reprodocs" / "locale"
 
@@ -65,7 +66,7 @@ def test_setup_metadata(make_app, tmp_path):
     assert extension.version == reprodocs.__version__
     assert extension.parallel_read_safe is True
     assert extension.parallel_write_safe is True
-    assert app.registry.get_envversion(app)["reprodocs"] == reprodocs.ENV_VERSION
+    assert app.registry.get_envversion(app)["reprodocs"] == ENV_VERSION
 
 
 @pytest.mark.slow
@@ -75,7 +76,7 @@ def test_wheel_carries_templates_and_catalogs(wheel):
     assert "reprodocs/templates/reprodocs/wording/pytorch-2.rst" in names
     assert "reprodocs/locale/zh_CN/LC_MESSAGES/reprodocs.mo" in names
     assert "reprodocs/py.typed" in names
-    assert "reprodocs/nondeterministic.schema.json" in names
+    assert "reprodocs/notes/nondeterministic.schema.json" in names
 
 
 def wheel_metadata(wheel: Path) -> email.message.Message:

@@ -8,7 +8,7 @@ from sphinx.cmd.build import build_main
 from sphinx.util.console import strip_colors
 
 from conftest import notes_in, parse_html, write_page_project
-from reprodocs.wording import join_wide_sentences
+from reprodocs.notes.wording import join_wide_sentences
 
 #: PyTorch 2.x's notes as torch/_torch_docs.py writes them (reproducibility_notes).
 PYTORCH_2_NOTES = {

@@ -13,8 +13,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from sphinx.util.console import strip_colors
 
-import reprodocs
 from conftest import REPO, notes_in, parse_html, sphinx_build_with
+from reprodocs.notes import wording
 
 #: The pages holding notes, and their notes.
 NOTED = {
@@ -190,7 +190,7 @@ def test_linking_another_page_rereads_every_noted_page_only(reread_by):
 def test_upgrading_reprodocs_rereads_every_noted_page_only(reread_by, monkeypatch):
     # New code may render the same templates differently.
     def upgrade(srcdir: Path) -> None:
-        monkeypatch.setattr(reprodocs, "__version__", "99.0.0")
+        monkeypatch.setattr(wording, "__version__", "99.0.0")
 
     reread, _ = reread_by(upgrade, own_template=False)
     assert reread == set(NOTED)

@@ -1,92 +1,35 @@
 """reprodocs: document nondeterministic operations in Sphinx.
 
-``extensions = ["reprodocs"]`` adds the reproducibility note directives, keeps
-every note in the ``reprodocs`` domain, and generates the index of them: the
-``nondeterministic-ops`` table, ``nondeterministic.json``, and the drift check
-against ``reprodocs_known_ops``.
+Three products around a small base (``reprodocs.base``):
+
+* the notes extension, ``extensions = ["reprodocs"]`` (``reprodocs.notes``):
+  the note directives, the table of nondeterministic operations,
+  ``nondeterministic.json`` and the drift check;
+* the navigation, ``extensions = ["reprodocs.navigation"]``: every theme's
+  menu in linear time;
+* the theme, ``html_theme = "reprodocs"`` (``reprodocs.theme``).
+
+``python -m reprodocs migrate`` rewrites PyTorch's legacy notes
+(``reprodocs.migrate``).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reprodocs.dependencies import reread_when_wording_changes
-from reprodocs.directives import (
-    CudaDeterministic,
-    CudaDeterministicBackward,
-    CudnnDeterministic,
-    NondeterministicDirective,
-)
-from reprodocs.domain import ReproducibilityDomain
-from reprodocs.drift import check_known_ops, read_known_ops
-from reprodocs.index import (
-    NondeterministicOpsDirective,
-    export_json,
-    nondeterministic_ops,
-    publish,
-    render_tables,
-)
-from reprodocs.wording import (
-    CATALOG,
-    DEFAULT_SET,
-    LOCALE_DIR,
-    check_wording_set,
-    choose_wording,
-)
+from reprodocs.base import __version__
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
 
-__version__ = "0.1.0"
-
-#: Version of the data reprodocs keeps in the environment; bump it when the
-#: shape of :class:`~reprodocs.domain.ReproducibilityDomain`'s data changes.
-ENV_VERSION = ReproducibilityDomain.data_version
+__all__ = ["__version__", "setup"]
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    """What Sphinx calls for ``extensions = ["reprodocs"]``."""
-    # The page the notes link to: part of their wording (see below).
-    app.add_config_value(
-        "reprodocs_reproducibility_doc", "notes/randomness", "", types=frozenset({str})
-    )
-    app.add_config_value("reprodocs_export_json", True, "", types=frozenset({bool}))
-    # Checked on every build, so changing it re-reads nothing.
-    app.add_config_value(
-        "reprodocs_known_ops", None, "", types=frozenset({list, tuple, str, type(None)})
-    )
+    """``extensions = ["reprodocs"]``: the notes extension."""
+    # Imported here, not above: importing reprodocs.navigation, reprodocs.theme
+    # or the migrate command imports this package, and must not load the notes.
+    from reprodocs.notes import setup as setup_notes
 
-    # The wording: a set of templates, the project's templates, the catalog,
-    # the page linked to. The pages holding notes are re-read when it
-    # changes, and only they: so a new set re-reads no other page.
-    app.add_config_value("reprodocs_wording", DEFAULT_SET, "", types=frozenset({str}))
-    app.add_message_catalog(CATALOG, str(LOCALE_DIR))  # Sphinx 7.2 takes only str
-    app.connect("config-inited", check_wording_set)
-    app.connect("builder-inited", choose_wording)
-    app.connect("env-get-outdated", reread_when_wording_changes)
-
-    # The notes
-    app.add_domain(ReproducibilityDomain)
-    app.add_directive("nondeterministic", NondeterministicDirective)
-    app.add_directive("cuda-deterministic-backward", CudaDeterministicBackward)
-    app.add_directive("cuda-deterministic", CudaDeterministic)
-    app.add_directive("cudnn-deterministic", CudnnDeterministic)
-
-    # The index of them
-    app.add_node(nondeterministic_ops)
-    app.add_directive("nondeterministic-ops", NondeterministicOpsDirective)
-    app.connect("env-updated", publish)
-    app.connect("doctree-resolved", render_tables)
-    app.connect("build-finished", export_json)
-
-    # The drift check
-    app.connect("config-inited", read_known_ops)
-    app.connect("env-check-consistency", check_known_ops)
-
-    return {
-        "version": __version__,
-        "env_version": ENV_VERSION,
-        "parallel_read_safe": True,
-        "parallel_write_safe": True,
-    }
+    return setup_notes(app)

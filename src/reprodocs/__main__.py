@@ -8,8 +8,9 @@ import sys
 
 from sphinx.locale import init_console
 
-from reprodocs import migrate
-from reprodocs.wording import CATALOG, LOCALE_DIR, __
+from reprodocs.base.i18n import CATALOG, __
+from reprodocs.base.paths import LOCALE_DIR
+from reprodocs.migrate import run as migrate
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
         "--write", action="store_true", help=str(__("rewrite the files instead of printing a diff"))
     )
     arguments = parser.parse_args(argv)
-    return migrate.run(arguments.paths, write=arguments.write)
+    return migrate(arguments.paths, write=arguments.write)
 
 
 if __name__ == "__main__":

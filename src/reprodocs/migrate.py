@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TextIO
 
-from reprodocs.wording import __
+from reprodocs.base.i18n import __
 
 #: The note files PyTorch 1.4 included, and the directive each one becomes.
 INCLUDED_NOTES = {

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reprodocs.domain import notes_domain
-from reprodocs.wording import wording_fingerprint
+from reprodocs.notes.domain import notes_domain
+from reprodocs.notes.wording import wording_fingerprint
 
 if TYPE_CHECKING:
     from collections.abc import Set as AbstractSet

@@ -18,9 +18,9 @@ from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode
 
-from reprodocs.directives import backend_option, pass_option
-from reprodocs.domain import notes_domain, python_objects
-from reprodocs.wording import _
+from reprodocs.base.i18n import _
+from reprodocs.notes.directives import backend_option, pass_option
+from reprodocs.notes.domain import notes_domain, python_objects
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -43,7 +43,7 @@ class Entry(NamedTuple):
 
     name: str  #: the operation; "" for a page-level note without ``:op:``
     directive: str  #: the directive that made the note
-    backend: str  #: as in :attr:`reprodocs.domain.Note.backend`
+    backend: str  #: as in :attr:`reprodocs.notes.domain.Note.backend`
     affected_pass: str  #: "forward", "backward" or "both"
     docname: str  #: the page carrying the note
     target_doc: str  #: the page documenting the operation

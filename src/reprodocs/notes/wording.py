@@ -9,49 +9,33 @@ its own ``reprodocs/note.rst``.
 
 from __future__ import annotations
 
-import ast
-import functools
 import gettext
 import hashlib
 import re
 import unicodedata
-import weakref
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 import jinja2
 import jinja2.meta
-from sphinx.locale import get_translation, get_translator
 
-from reprodocs.report import warn
+from reprodocs.base import __version__
+from reprodocs.base.i18n import CATALOG, __
+from reprodocs.base.i18n import gettext as catalog_gettext
+from reprodocs.base.i18n import ngettext as catalog_ngettext
+from reprodocs.base.paths import LOCALE_DIR, templates
+from reprodocs.base.report import setting_location, warn
+from reprodocs.base.state import build_state
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
-    from sphinx.config import Config
     from sphinx.environment import BuildEnvironment
 
-CATALOG = "reprodocs"
-LOCALE_DIR = Path(__file__).parent / "locale"
 #: A project's own wording, used whatever the set.
 NOTE_TEMPLATE = "reprodocs/note.rst"
 SETS_DIR = "reprodocs/wording/"
 DEFAULT_SET = "pytorch-1.4"
-
-#: Messages shown in documents, and messages shown on the console.
-_ = get_translation(CATALOG)
-__ = get_translation(CATALOG, "console")
-
-
-def templates_dir() -> Path:
-    """The directory of reprodocs' own templates.
-
-    A wheel carries them inside the package; a source checkout (editable
-    install) keeps them at the top of the repository.
-    """
-    packaged = Path(__file__).parent / "templates"
-    if packaged.is_dir():
-        return packaged
-    return Path(__file__).parents[2] / "templates"
 
 
 _RST_SPECIAL = re.compile(r"([^\w\s])")
@@ -97,28 +81,18 @@ def _is_wide(character: str) -> bool:
     return character != "" and unicodedata.east_asian_width(character) in {"W", "F"}
 
 
-def _gettext(message: str) -> str:
-    # Looked up on every call: the catalog's language is the current
-    # application's, and a process (a test session) may hold several.
-    return get_translator(CATALOG).gettext(message)
-
-
-def _ngettext(singular: str, plural: str, n: int) -> str:
-    return get_translator(CATALOG).ngettext(singular, plural, n)
-
-
-@functools.lru_cache(maxsize=16)
 def template_environment(search_path: tuple[str, ...]) -> jinja2.Environment:
-    """A Jinja environment that looks in the project's templates_path first."""
+    """A Jinja environment that looks in *search_path* (the project's
+    ``templates_path``) first, then in reprodocs' templates."""
     environment = jinja2.Environment(
-        loader=jinja2.FileSystemLoader([*search_path, str(templates_dir())]),
+        loader=jinja2.FileSystemLoader([*search_path, str(templates())]),
         extensions=["jinja2.ext.i18n"],
         undefined=jinja2.StrictUndefined,
         autoescape=False,  # the output is reStructuredText, escaped by rst_escape
         keep_trailing_newline=True,
     )
     # A method jinja2.ext.i18n adds to the environment, unknown to type checkers.
-    environment.install_gettext_callables(_gettext, _ngettext, newstyle=True)  # type: ignore[attr-defined]
+    environment.install_gettext_callables(catalog_gettext, catalog_ngettext, newstyle=True)  # type: ignore[attr-defined]
     return environment
 
 
@@ -147,74 +121,62 @@ def wording_sets(environment: jinja2.Environment) -> list[str]:
     )
 
 
-def check_wording_set(app: Sphinx, config: Config) -> None:
-    """Warn about a ``reprodocs_wording`` that names no set, at its line in
-    conf.py, and use the default set instead."""
-    known = wording_sets(template_environment(project_templates(app)))
-    if config.reprodocs_wording in known:
-        return
-    warn(
-        "wording",
-        __("reprodocs_wording: there is no wording set %r (the sets are %s); using %r"),
-        config.reprodocs_wording,
-        ", ".join(known),
-        DEFAULT_SET,
-        location=setting_location(app, "reprodocs_wording"),
-    )
-    config.reprodocs_wording = DEFAULT_SET  # type: ignore[attr-defined, unused-ignore]
-
-
-def setting_location(app: Sphinx, name: str) -> str | None:
-    """Where conf.py assigns *name*, as "path:line" (a location the logger
-    takes as it is: no document exists yet); None when it is set otherwise."""
-    conf_py = Path(app.confdir, "conf.py")
-    if name in app.config.overrides or not conf_py.is_file():
-        return None
-    for node in ast.walk(ast.parse(conf_py.read_bytes())):
-        targets = getattr(node, "targets", [getattr(node, "target", None)])
-        if isinstance(node, ast.stmt) and any(
-            isinstance(t, ast.Name) and t.id == name for t in targets
-        ):
-            return f"{conf_py}:{node.lineno}"
-    return None
-
-
-class Wording(NamedTuple):
+@dataclass(frozen=True)
+class Wording:
     """The templates a build words its notes with."""
 
-    search_path: tuple[str, ...]  #: the project's template directories
+    environment: jinja2.Environment  #: finds the project's templates, then reprodocs'
     template_name: str  #: the template in use: the project's note.rst, or the set's
-
-    @property
-    def environment(self) -> jinja2.Environment:
-        return template_environment(self.search_path)
 
     def template(self) -> jinja2.Template:
         return self.environment.get_template(self.template_name)
 
 
-#: The wording of each environment's build (see choose_wording).
-_wordings: weakref.WeakKeyDictionary[BuildEnvironment, Wording] = weakref.WeakKeyDictionary()
+@dataclass
+class WordingState:
+    """Per build: the wording chosen once the builder is set up."""
+
+    wording: Wording | None = None
 
 
 def choose_wording(app: Sphinx) -> None:
-    """Once the builder (and with it the environment) is set up, choose the
-    template in use, where directives and the dependency check find it."""
+    """``builder-inited``: choose the template in use, where directives and
+    the dependency check find it: the project's own ``note.rst``, else the
+    set ``reprodocs_wording`` names, else (with a warning at its line in
+    conf.py) the default set."""
     search_path = project_templates(app)
     environment = template_environment(search_path)
     try:
         loader(environment).get_source(environment, NOTE_TEMPLATE)
         template = NOTE_TEMPLATE
     except jinja2.TemplateNotFound:
-        template = set_template(app.config.reprodocs_wording)
-    _wordings[app.env] = Wording(search_path, template)
+        template = set_template(chosen_set(app, wording_sets(environment)))
+    build_state(app.env, WordingState).wording = Wording(environment, template)
+
+
+def chosen_set(app: Sphinx, known: list[str]) -> str:
+    """The set ``reprodocs_wording`` names, or the default one if it names none."""
+    name = app.config.reprodocs_wording
+    if isinstance(name, str) and name in known:
+        return name
+    warn(
+        "wording",
+        __("reprodocs_wording: there is no wording set %r (the sets are %s); using %r"),
+        name,
+        ", ".join(known),
+        DEFAULT_SET,
+        location=setting_location(app, "reprodocs_wording"),
+    )
+    return DEFAULT_SET
 
 
 def wording_of(env: BuildEnvironment) -> Wording:
-    """The wording chosen for *env*'s build; the set's own where no builder
-    chose one."""
-    default = Wording((), set_template(env.config.reprodocs_wording))
-    return _wordings.get(env, default)
+    """The wording chosen for *env*'s build (the default set's where no
+    builder chose one)."""
+    state = build_state(env, WordingState)
+    if state.wording is None:
+        state.wording = Wording(template_environment(()), set_template(DEFAULT_SET))
+    return state.wording
 
 
 def wording_fingerprint(env: BuildEnvironment) -> str:
@@ -223,8 +185,6 @@ def wording_fingerprint(env: BuildEnvironment) -> str:
     language, the page the notes link to, and reprodocs' own version (the
     code that renders them). Equal bytes give an equal digest, whatever the
     files' times."""
-    from reprodocs import __version__  # the package imports this module first
-
     wording = wording_of(env)
     parts = [("reprodocs", __version__.encode())]
     parts += [

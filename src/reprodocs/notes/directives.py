@@ -11,9 +11,10 @@ from docutils.parsers.rst.states import RSTState, RSTStateMachine, state_classes
 from docutils.statemachine import StringList
 from sphinx.util.docutils import SphinxDirective
 
-from reprodocs.domain import Note, notes_domain, python_objects
-from reprodocs.report import warn
-from reprodocs.wording import __, join_wide_sentences, rst_escape, wording_of
+from reprodocs.base.i18n import __
+from reprodocs.base.report import warn
+from reprodocs.notes.domain import Note, notes_domain, python_objects
+from reprodocs.notes.wording import join_wide_sentences, rst_escape, wording_of
 
 if TYPE_CHECKING:
     from sphinx.util.typing import OptionSpec

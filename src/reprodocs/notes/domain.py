@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from sphinx.domains import Domain
 
-from reprodocs.report import warn
-from reprodocs.wording import _, __
+from reprodocs.base.i18n import _, __
+from reprodocs.base.report import warn
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator

@@ -1,23 +1,5 @@
-"""The global navigation menu in linear time: ``extensions = ["reprodocs.navigation"]``.
-
-Sphinx's ``toctree()`` template function, which sphinx_rtd_theme, alabaster,
-classic's ``globaltoc.html``, furo and the reprodocs theme call on every page,
-resolves the whole global toctree again for each page: it deep-copies the
-table of contents of every document, marks the current branch, prunes it and
-renders it through docutils. The work per page grows with the size of the
-site, so a build grows with the square of it.
-
-Here the tree is resolved once per build, by Sphinx's own code and for no page
-in particular; each link is rendered once. A page's menu is then derived from
-it: the current branch marked and expanded exactly as Sphinx marks and prunes
-it, the links made relative to the page. A collapsed branch costs one cached
-string, so a page costs about the same whatever the size of the site.
-
-The extension owns the menu's whole life: it serves the page context's
-``toctree(...)`` for the html and dirhtml builders (other builders, and
-arguments it does not know, get Sphinx's own), keeps the resolved menus for
-one build, and has every page written again when the menu changed.
-"""
+"""Sphinx's ``toctree()`` menu, resolved once per build and derived per page
+in the same HTML (see :mod:`reprodocs.navigation`)."""
 
 from __future__ import annotations
 
@@ -27,26 +9,20 @@ import hashlib
 import itertools
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from sphinx import addnodes
-from sphinx.builders.dirhtml import DirectoryHTMLBuilder
 from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.environment.adapters.toctree import TocTree
 from sphinx.util.osutil import relative_uri
 
-from reprodocs import __version__
+from reprodocs.base.state import build_state
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Iterator
 
-    from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
-    from sphinx.util.typing import ExtensionMetadata
-
-#: Version of what this extension keeps in the environment (the fingerprint).
-ENV_VERSION = 1
 
 #: The keyword arguments of the page context's ``toctree()`` served here.
 OPTIONS = frozenset({"collapse", "maxdepth", "titles_only", "includehidden"})
@@ -59,94 +35,13 @@ OPTIONS = frozenset({"collapse", "maxdepth", "titles_only", "includehidden"})
 UNMARKED_DIRECTORIES = 8
 
 
-def setup(app: Sphinx) -> ExtensionMetadata:
-    # After Sphinx numbers the sections of numbered toctrees (its own
-    # env-get-updated handler): the menu shows the numbers.
-    app.connect("env-get-updated", rewrite_pages_when_menu_changes, priority=900)
-    app.connect("html-page-context", serve_menu)
-    # Reading is untouched. The menus are resolved when a page first asks for
-    # one; writing in parallel, the main process writes the first page itself
-    # and the writing processes inherit them (or resolve their own): the pages
-    # are the same.
-    return {
-        "version": __version__,
-        "env_version": ENV_VERSION,
-        "parallel_read_safe": True,
-        "parallel_write_safe": True,
-    }
+@dataclass
+class Menus:
+    """Per build: the menus resolved, by (titles_only, includehidden), and
+    the kinds of menu left to Sphinx that the log has told of."""
 
-
-# -- The extension's life: serving, caching, rewriting ---------------------------------
-
-
-def serve_menu(
-    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: object
-) -> None:
-    """``html-page-context``: the page's ``toctree()`` from the linear menu."""
-    sphinx_toctree = context.get("toctree")
-    if sphinx_toctree is not None and renders_html_menu(app.builder):
-        builder = cast("StandaloneHTMLBuilder", app.builder)  # checked just above
-        context["toctree"] = functools.partial(toctree, builder, pagename, sphinx_toctree)
-
-
-def renders_html_menu(builder: object) -> bool:
-    """Whether the builder renders the menu as the html and dirhtml builders
-    do (singlehtml and others have their own way)."""
-    return type(builder) in {StandaloneHTMLBuilder, DirectoryHTMLBuilder}
-
-
-def toctree(
-    builder: StandaloneHTMLBuilder,
-    pagename: str,
-    sphinx_toctree: Callable[..., str],
-    **kwargs: Any,
-) -> str:
-    """The page context's ``toctree(**kwargs)``, as Sphinx's
-    ``_get_local_toctree`` reads its arguments; anything else is Sphinx's."""
-    if not kwargs.keys() <= OPTIONS:
-        return sphinx_toctree(**kwargs)
-    maxdepth = kwargs.get("maxdepth", 0)
-    try:
-        maxdepth = int(maxdepth if maxdepth != "" else 0)
-    except (TypeError, ValueError):
-        return sphinx_toctree(**kwargs)  # which raises as Sphinx does
-    html = menu_html(
-        builder,
-        pagename,
-        collapse=kwargs.get("collapse", True),
-        maxdepth=maxdepth,
-        titles_only=kwargs.get("titles_only", False),
-        includehidden=kwargs.get("includehidden", False),
-    )
-    return sphinx_toctree(**kwargs) if html is None else html
-
-
-def rewrite_pages_when_menu_changes(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """``env-get-updated``: forget the menus of the last build; when the menu
-    changed (a page added, removed or retitled), have every page written
-    again, not only those Sphinx rewrites (the changed pages' toctree parents)."""
-    forget_menus(app.builder)
-    if not renders_html_menu(app.builder):
-        return []
-    new = fingerprint(env)
-    old = getattr(env, "reprodocs_menu_fingerprint", None)
-    # An attribute of the environment, so pickled with it (Sphinx declares none).
-    env.reprodocs_menu_fingerprint = new  # type: ignore[attr-defined]
-    return sorted(env.found_docs) if old is not None and old != new else []
-
-
-def _menus(builder: StandaloneHTMLBuilder) -> dict[tuple[bool, bool], _Menu]:
-    """The menus resolved in this build, by (titles_only, includehidden)."""
-    menus = getattr(builder, "reprodocs_menus", None)
-    if menus is None:
-        menus = builder.reprodocs_menus = {}  # type: ignore[attr-defined]
-    return menus
-
-
-def forget_menus(builder: object) -> None:
-    """The tree may have changed: resolve it again when asked."""
-    if builder is not None:
-        builder.reprodocs_menus = {}  # type: ignore[attr-defined]
+    resolved: dict[tuple[bool, bool], _Menu] = field(default_factory=dict)
+    fallbacks: set[str] = field(default_factory=set)
 
 
 def fingerprint(env: BuildEnvironment) -> str:
@@ -463,7 +358,7 @@ _NO_PAGE = "\x00"
 def _resolved_menu(
     builder: StandaloneHTMLBuilder, *, titles_only: bool, includehidden: bool
 ) -> _Menu:
-    menus = _menus(builder)
+    menus = build_state(builder.env, Menus).resolved
     key = (titles_only, includehidden)
     if key not in menus:
         menus[key] = _resolve(builder, titles_only, includehidden)

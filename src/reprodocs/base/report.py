@@ -1,0 +1,50 @@
+"""The one way reprodocs warns.
+
+Every warning is of type ``reprodocs`` with a subtype naming the misuse, so
+that ``suppress_warnings = ["reprodocs.duplicate"]`` silences one kind, and
+carries its location (file and line) where it has one; ``-W`` makes each a
+failure. Messages are translatable: the callers pass them through ``__``.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sphinx.util import logging
+
+if TYPE_CHECKING:
+    from docutils.nodes import Node
+    from sphinx.application import Sphinx
+
+logger = logging.getLogger("reprodocs")
+
+
+def warn(
+    subtype: str,
+    message: str,
+    *args: object,
+    location: str | tuple[str | None, int | None] | Node | None = None,
+) -> None:
+    """Warn *message* % *args*, of type ``reprodocs.<subtype>``, at *location*."""
+    logger.warning(message, *args, location=location, type="reprodocs", subtype=subtype)
+
+
+def setting_location(app: Sphinx, name: str) -> str | None:
+    """Where conf.py assigns *name*, as "path:line" (a location the logger
+    takes as it is: no document exists yet); None when it is set otherwise."""
+    conf_py = Path(app.confdir, "conf.py")
+    if name in app.config.overrides or not conf_py.is_file():
+        return None
+    try:
+        tree = ast.parse(conf_py.read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return None  # Sphinx executed it, so it was readable then; never fail a warning
+    for node in ast.walk(tree):
+        targets = getattr(node, "targets", [getattr(node, "target", None)])
+        if isinstance(node, ast.stmt) and any(
+            isinstance(t, ast.Name) and t.id == name for t in targets
+        ):
+            return f"{conf_py}:{node.lineno}"
+    return None

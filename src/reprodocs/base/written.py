@@ -1,0 +1,101 @@
+"""What each output directory's pages were written with.
+
+Sphinx writes a page again when its source is newer than the page. What
+reprodocs puts in pages (the menu, the table of notes, the notes' wording)
+can change while no source does, so each product records a digest of it per
+output directory, and has its pages written again when the digest differs
+from the one recorded.
+
+The record is a file in the output directory, replaced atomically after a
+build that finished (``build-finished`` without an exception). A build killed
+or failed half-way leaves the earlier record, so the next build writes the
+pages again; builders sharing one doctree folder each keep their own.
+A product that uses it calls ``app.setup_extension("reprodocs.base.written")``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from reprodocs.base import __version__
+from reprodocs.base.state import build_state
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.util.typing import ExtensionMetadata
+
+#: The record's file name, in the output directory.
+RECORD_NAME = ".reprodocs-written.json"
+
+
+@dataclass
+class Record:
+    """Per build: the digests the output was written with, and this build's."""
+
+    earlier: dict[str, str] | None = None  #: as the output directory holds them
+    now: dict[str, str] = field(default_factory=dict)
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    app.connect("build-finished", save)
+    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
+
+
+def changed(app: Sphinx, key: str, digest: str) -> bool:
+    """Whether the output's pages were written with something other than
+    *digest* for *key* (or not recorded); *digest* is recorded once the
+    build finishes."""
+    record = build_state(app.env, Record)
+    if record.earlier is None:
+        record.earlier = read(Path(app.outdir, RECORD_NAME))
+    record.now[key] = digest
+    return record.earlier.get(key) != digest
+
+
+def read(path: Path) -> dict[str, str]:
+    try:
+        recorded = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}  # none, or not ours: every page is written again
+    if not isinstance(recorded, dict):
+        return {}
+    return {key: value for key, value in recorded.items() if isinstance(value, str)}
+
+
+def save(app: Sphinx, exception: Exception | None) -> None:
+    """``build-finished``: record what this build wrote its pages with."""
+    record = build_state(app.env, Record)
+    if exception is not None or not record.now:
+        return
+    earlier = record.earlier or {}
+    record.earlier = {**earlier, **record.now}
+    if record.earlier != earlier or not Path(app.outdir, RECORD_NAME).is_file():
+        replace_file(Path(app.outdir, RECORD_NAME), json.dumps(record.earlier, indent=1) + "\n")
+
+
+def replace_file(path: Path, text: str) -> None:
+    """Write *text* to *path* atomically: to a temporary file beside it, then
+    renamed over it, so that a reader sees the old file or the new one,
+    whole, and a killed build leaves no half-written file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.chmod(temporary, 0o666 & ~_umask())  # as open() would create it, not mkstemp's 0600
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _umask() -> int:
+    # The only way to read it is to set it; set back at once.
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
