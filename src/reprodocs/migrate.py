@@ -23,7 +23,9 @@ rewritten safely is left as is and reported as a :class:`Notice`.
 from __future__ import annotations
 
 import ast
+import contextlib
 import difflib
+import errno
 import io
 import os
 import re
@@ -34,9 +36,12 @@ import tokenize
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
 from reprodocs.base.i18n import __
+
+if sys.platform != "win32":
+    import fcntl
 
 #: The note files PyTorch 1.4 included, and the directive each one becomes.
 INCLUDED_NOTES = {
@@ -393,43 +398,255 @@ def migrate_file(path: Path) -> tuple[str, Migration, str]:
     return text, migrate(text), encoding
 
 
-def write_atomically(path: Path, text: str, encoding: str) -> None:
-    """Replace *path*'s content in one step: readers see the old file or the
-    new one, never a part."""
-    target = path.resolve()
-    descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
+#: What the name of a temporary file holds, between the name of the file whose
+#: new text it is and a random part: ``.functional.py.reprodocs-migrate.k3x9q_2a``.
+TEMPORARY_MARK = ".reprodocs-migrate."
+
+
+class NotRewritten(Exception):
+    """A file whose new text is not written, for a reason that is no error of
+    the system's (it is read-only, it has other names, ...): it is left as is."""
+
+
+def _changed(before: os.stat_result, after: os.stat_result, *, metadata: bool) -> bool:
+    """The file was replaced or written to between the two stats (with
+    *metadata*, also chmod-ed, chown-ed, ...)."""
+    fields = ["st_dev", "st_ino", "st_size", "st_mtime_ns"]
+    if metadata:
+        fields += ["st_ctime_ns", "st_mode", "st_uid", "st_gid", "st_nlink"]
+    return any(getattr(before, name) != getattr(after, name) for name in fields)
+
+
+def _check_rewritable(path: Path, status: os.stat_result) -> None:
+    """Raise :class:`NotRewritten` unless the file at *path* (stat *status*)
+    can be replaced with its new text and stay the same file to its users: a
+    regular file, writable, with no other name."""
+    if not stat.S_ISREG(status.st_mode):
+        raise NotRewritten("not a regular file")
+    if not status.st_mode & 0o222:
+        raise NotRewritten(f"read-only (mode {stat.S_IMODE(status.st_mode):04o})")
+    if not os.access(path, os.W_OK):
+        raise NotRewritten("no permission to write it")
+    if status.st_nlink > 1:
+        raise NotRewritten(
+            f"it has {status.st_nlink} hard links, whose other names would keep the old text"
+        )
+
+
+def _keep_identity(temporary: str, status: os.stat_result, original: Path) -> None:
+    """Give the new file *temporary* the owner, group, mode and extended
+    attributes (ACLs among them) of *original*, whose stat is *status*."""
+    if sys.platform != "win32":
+        new = os.stat(temporary)
+        if (new.st_uid, new.st_gid) != (status.st_uid, status.st_gid):
+            try:
+                os.chown(temporary, status.st_uid, status.st_gid)
+            except PermissionError:
+                raise NotRewritten(
+                    f"its owner and group (uid {status.st_uid}, gid {status.st_gid}) "
+                    "cannot be given to a new file by this user"
+                ) from None
+    os.chmod(temporary, stat.S_IMODE(status.st_mode))  # after chown, which clears set-id bits
+    if sys.platform == "linux":
+        try:
+            names = os.listxattr(original)
+        except OSError as error:
+            if error.errno in (errno.ENOTSUP, errno.EOPNOTSUPP):
+                return
+            raise
+        for name in names:
+            value = os.getxattr(original, name)
+            try:
+                if os.getxattr(temporary, name) == value:
+                    continue  # given to the new file already (an SELinux label, say)
+            except OSError:
+                pass
+            try:
+                os.setxattr(temporary, name, value)
+            except OSError:
+                raise NotRewritten(f"its extended attribute {name} cannot be kept") from None
+
+
+def _create_temporary(path: Path) -> tuple[int, str]:
+    """A new temporary file beside *path*, named after it, open and (but on
+    Windows) locked: a run that finds it unlocked knows it is left over."""
+    for _ in range(10):
+        descriptor, temporary = tempfile.mkstemp(
+            dir=path.parent, prefix=f".{path.name}{TEMPORARY_MARK}"
+        )
+        if sys.platform == "win32":
+            return descriptor, temporary  # an open file cannot be deleted there
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+            if os.stat(temporary, follow_symlinks=False).st_ino == os.fstat(descriptor).st_ino:
+                return descriptor, temporary
+        except OSError:  # removed by another run before it was locked: another name
+            pass
+        os.close(descriptor)
+    raise OSError(errno.EEXIST, "no temporary file could be created beside it")
+
+
+def remove_stale_temporaries(directory: Path) -> None:
+    """Remove the temporary files in *directory* that no running migrate
+    holds: left by one that was killed."""
+    try:
+        names = [name for name in os.listdir(directory) if TEMPORARY_MARK in name]
+    except OSError:
+        return
+    for name in names:
+        if not name.startswith(".") or name.endswith(TEMPORARY_MARK):
+            continue
+        temporary = directory / name
+        if sys.platform == "win32":
+            with contextlib.suppress(OSError):  # open, so in use
+                temporary.unlink()
+            continue
+        try:
+            descriptor = os.open(temporary, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
+            continue  # not ours to open (another user's), or gone
+        try:
+            status = os.fstat(descriptor)
+            if not stat.S_ISREG(status.st_mode):
+                continue
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if os.stat(temporary, follow_symlinks=False).st_ino == status.st_ino:
+                temporary.unlink()
+        except OSError:
+            pass  # locked: a running migrate is writing it
+        finally:
+            os.close(descriptor)
+
+
+def write_atomically(
+    path: Path, text: str, encoding: str, read: os.stat_result | None = None
+) -> None:
+    """Replace the content of *path* (of the file it links to, if a symbolic
+    link) in one step: readers see the old file or the new one, never a part.
+    The new file keeps the owner, group, mode and extended attributes.
+
+    Raise :class:`NotRewritten`, leaving the file as is, when it cannot stay
+    the same file to its users (read-only, hard links), cannot keep its
+    owner, or has changed since *read*, its stat when it was read.
+    """
+    target = Path(os.path.realpath(path))
+    status = os.stat(target)
+    if read is not None and _changed(read, status, metadata=False):
+        raise NotRewritten("it changed while it was being migrated (run migrate again)")
+    _check_rewritable(target, status)
+    data = text.encode(encoding)
+    descriptor, temporary = _create_temporary(target)
     try:
         with os.fdopen(descriptor, "wb") as stream:
-            stream.write(text.encode(encoding))
+            stream.write(data)
             stream.flush()
             os.fsync(stream.fileno())
-        os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
-        os.replace(temporary, target)
+            _keep_identity(temporary, status, target)
+            if _changed(status, os.stat(target), metadata=True):
+                raise NotRewritten("it changed while it was being migrated (run migrate again)")
+            if sys.platform == "win32":
+                stream.close()  # an open file cannot be renamed there
+            # The lock is held until the temporary file has the file's name.
+            os.replace(temporary, target)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
         raise
 
 
-def source_files(paths: Iterable[str]) -> Iterator[tuple[Path, str | None]]:
+class Source(NamedTuple):
+    """A file found at or under the paths given: *problem* is why it cannot be
+    migrated; *not_followed* says what a symbolic link found in a directory, and
+    left alone, points to."""
+
+    path: Path
+    problem: str | None = None
+    not_followed: str | None = None
+
+
+def _skipped(name: str) -> bool:
+    """A directory the walk does not enter."""
+    return name.startswith(".") or name == "__pycache__"
+
+
+def _walked(target: str, roots: list[str], directory: bool) -> bool:
+    """The walk of one of the directories *roots* (real paths) reaches the
+    real path *target*, a directory or a file, on its own."""
+    for root in roots:
+        try:
+            relative = os.path.relpath(target, root)
+        except ValueError:  # on another drive
+            continue
+        if relative == os.curdir and directory:
+            return True
+        parts = relative.split(os.sep)
+        if parts[0] == os.pardir or relative == os.curdir:
+            continue
+        folders = parts if directory else parts[:-1]
+        if not any(_skipped(part) for part in folders) and (
+            directory or parts[-1].endswith(SUFFIXES)
+        ):
+            return True
+    return False
+
+
+def _walk(top: Path, roots: list[str]) -> Iterator[Source]:
+    errors: list[OSError] = []  # directories os.walk could not list
+    for directory, subdirectories, files in os.walk(top, onerror=errors.append):
+        yield from _unlisted(errors, Path(directory))
+        subdirectories[:] = sorted(d for d in subdirectories if not _skipped(d))
+        links = [d for d in subdirectories if os.path.islink(os.path.join(directory, d))]
+        for name in sorted([*links, *(f for f in files if f.endswith(SUFFIXES))]):
+            path = Path(directory, name)
+            try:
+                mode = path.lstat().st_mode
+            except OSError as error:
+                yield Source(path, error.strerror or str(error))
+                continue
+            if stat.S_ISLNK(mode):
+                target = os.path.realpath(path)
+                if not _walked(target, roots, os.path.isdir(target)):
+                    yield Source(path, not_followed=target)
+            elif not stat.S_ISREG(mode):
+                yield Source(path, "not a regular file")
+            else:
+                yield Source(path)
+    yield from _unlisted(errors, top)
+
+
+def _unlisted(errors: list[OSError], directory: Path) -> Iterator[Source]:
+    for error in errors:
+        yield Source(Path(error.filename or directory), error.strerror or str(error))
+    errors.clear()
+
+
+def source_files(paths: Iterable[str]) -> Iterator[Source]:
     """The ``.rst`` and ``.py`` files at or under *paths*, in order, each with
-    None, or with the reason it cannot be used. Hidden directories and
-    ``__pycache__`` are not entered."""
+    the reason it cannot be used, if any. Hidden directories and
+    ``__pycache__`` are not entered. In a directory, a symbolic link is not
+    followed: the file it points to is found where it is, if it is under one of
+    the directories given, or else the link is reported as not followed. A
+    symbolic link given as a path is followed."""
+    paths = list(paths)
+    roots = [os.path.realpath(name) for name in paths if os.path.isdir(name)]
     for name in paths:
         path = Path(name)
-        if path.is_dir():
-            for directory, subdirectories, files in os.walk(path):
-                subdirectories[:] = sorted(
-                    d for d in subdirectories if not d.startswith(".") and d != "__pycache__"
-                )
-                for file in sorted(files):
-                    if file.endswith(SUFFIXES):
-                        yield Path(directory, file), None
-        elif not path.exists():
-            yield path, str(__("no such file or directory"))
+        try:
+            mode = path.stat().st_mode
+        except FileNotFoundError:
+            yield Source(path, str(__("no such file or directory")))
+            continue
+        except OSError as error:
+            yield Source(path, error.strerror or str(error))
+            continue
+        if stat.S_ISDIR(mode):
+            yield from _walk(path, roots)
         elif path.suffix not in SUFFIXES:
-            yield path, str(__("not a .rst or .py file"))
+            yield Source(path, str(__("not a .rst or .py file")))
+        elif not stat.S_ISREG(mode):
+            yield Source(path, "not a regular file")
         else:
-            yield path, None
+            yield Source(path)
 
 
 def unified_diff(path: Path, old: str, new: str) -> str:
@@ -465,29 +682,39 @@ def run(
     """
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
     status = NOTHING_TO_MIGRATE
+    cleaned: set[Path] = set()  # the directories rid of stale temporary files
 
     def cannot_migrate(location: object, reason: object) -> None:
         nonlocal status
         print(__("%s: cannot migrate it: %s") % (location, reason), file=stderr)
         status = FILE_ERROR
 
-    for path, problem in source_files(paths):
+    for path, problem, not_followed in source_files(paths):
+        if not_followed:
+            print(f"{path}: not followed: a symbolic link to {not_followed}", file=stderr)
+            continue
         if problem:
             cannot_migrate(path, problem)
             continue
         try:
+            target = Path(os.path.realpath(path))  # a symbolic link given: its file
+            if write and target.parent not in cleaned:
+                remove_stale_temporaries(target.parent)
+                cleaned.add(target.parent)
+            read = os.stat(target)
             old, migration, encoding = migrate_file(path)
             if migration.text != old:
                 if write:
-                    write_atomically(path, migration.text, encoding)
-                    print(__("rewrote %s") % path, file=stdout)
+                    write_atomically(target, migration.text, encoding, read)
+                    shown = f"{path} -> {target}" if path.is_symlink() else path
+                    print(__("rewrote %s") % shown, file=stdout)
                 else:
                     stdout.write(unified_diff(path, old, migration.text))
                     status = max(status, LEGACY_NOTES_REMAIN)
         except ParseError as error:
             cannot_migrate(f"{path}:{error.line}", error.message)
             continue
-        except (OSError, UnicodeError) as error:
+        except (NotRewritten, OSError, UnicodeError) as error:
             cannot_migrate(path, error)
             continue
         for notice in migration.notices:
