@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sphinx.util import logging
 
+from reprodocs.base.i18n import __
+
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from docutils.nodes import Node
     from sphinx.application import Sphinx
 
@@ -48,3 +52,24 @@ def setting_location(app: Sphinx, name: str) -> str | None:
         ):
             return f"{conf_py}:{node.lineno}"
     return None
+
+
+def checked_setting(
+    app: Sphinx, name: str, is_valid: Callable[[Any], bool], expected: str, default: object
+) -> Any:
+    """The value of configuration value *name* if *is_valid* accepts it; else
+    a warning at its line in conf.py saying what it must be (*expected*,
+    already translated), and *default*. The configuration is left as it is."""
+    value = getattr(app.config, name)
+    if is_valid(value):
+        return value
+    warn(
+        "config",
+        __("%s must be %s, not %r; using %r"),
+        name,
+        expected,
+        value,
+        default,
+        location=setting_location(app, name),
+    )
+    return default

@@ -8,7 +8,7 @@ against ``reprodocs_known_ops``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from reprodocs.base import __version__
 from reprodocs.base.i18n import add_catalog
@@ -28,7 +28,12 @@ from reprodocs.notes.nondeterministic_ops import (
     render_tables,
 )
 from reprodocs.notes.rereading import reread_when_wording_changes
-from reprodocs.notes.wording import DEFAULT_SET, choose_wording
+from reprodocs.notes.wording import (
+    DEFAULT_REPRODUCIBILITY_DOC,
+    DEFAULT_SET,
+    check_reproducibility_doc,
+    choose_wording,
+)
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -41,23 +46,22 @@ ENV_VERSION = ReproducibilityDomain.data_version
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     """What Sphinx calls for ``extensions = ["reprodocs"]``."""
-    # The page the notes link to: part of their wording (see below).
-    app.add_config_value(
-        "reprodocs_reproducibility_doc", "notes/randomness", "", types=frozenset({str})
-    )
-    app.add_config_value("reprodocs_export_json", True, "", types=frozenset({bool}))
-    # Checked on every build, so changing it re-reads nothing.
-    app.add_config_value(
-        "reprodocs_known_ops", None, "", types=frozenset({list, tuple, str, type(None)})
-    )
+    # What notes were written with, per output directory (reprodocs.base.written).
+    app.setup_extension("reprodocs.base.written")
+    add_catalog(app)
+    # Each value is checked where it is read, with a warning naming it
+    # (types=Any: Sphinx's own check would warn about it a second time).
 
     # The wording: a set of templates, the project's templates, the catalog,
     # the page linked to. The pages holding notes are re-read when it
     # changes, and only they: so a new set re-reads no other page.
-    app.add_config_value("reprodocs_wording", DEFAULT_SET, "", types=frozenset({str}))
-    add_catalog(app)
+    app.add_config_value("reprodocs_wording", DEFAULT_SET, "", types=Any)
+    app.add_config_value(
+        "reprodocs_reproducibility_doc", DEFAULT_REPRODUCIBILITY_DOC, "", types=Any
+    )
     app.connect("builder-inited", choose_wording)
     app.connect("env-get-outdated", reread_when_wording_changes)
+    app.connect("env-updated", check_reproducibility_doc)
 
     # The notes
     app.add_domain(ReproducibilityDomain)
@@ -69,13 +73,15 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # The index of them
     app.add_node(nondeterministic_ops)
     app.add_directive("nondeterministic-ops", NondeterministicOpsDirective)
+    app.add_config_value("reprodocs_export_json", True, "", types=Any)
     app.connect("env-updated", publish)
     app.connect("doctree-resolved", render_tables)
     app.connect("build-finished", export_json)
 
-    # The drift check
+    # The drift check, on every build: changing the list re-reads nothing.
+    app.add_config_value("reprodocs_known_ops", None, "", types=Any)
     app.connect("builder-inited", read_known_ops)
-    app.connect("env-check-consistency", check_known_ops)
+    app.connect("env-updated", check_known_ops)
 
     return {
         "version": __version__,

@@ -2,14 +2,17 @@
 ``nondeterministic-ops`` table and ``nondeterministic.json``, both generated
 from the notes themselves and kept true in incremental and parallel builds.
 
-The index is computed once per build, after reading (``env-updated``), and kept
-in the environment as plain tuples. When it differs from the index the previous
-build wrote, the pages showing a table are rewritten, and only those.
+The index is computed once per build, after reading (``env-updated``), and
+kept for the build. When it differs from the index the output directory's
+pages were written with (``reprodocs.base.written``), the pages showing a
+table are written again, and only those.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
@@ -18,7 +21,10 @@ from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode
 
+from reprodocs.base import written
 from reprodocs.base.i18n import _
+from reprodocs.base.report import checked_setting
+from reprodocs.base.state import build_state
 from reprodocs.notes.directives import backend_option, pass_option
 from reprodocs.notes.domain import notes_domain, python_objects
 
@@ -102,19 +108,32 @@ def collect(env: BuildEnvironment) -> tuple[Entry, ...]:
     return tuple(sorted(entries, key=lambda e: (e.label, *e)))
 
 
+@dataclass
+class Published:
+    """Per build: the index the tables and the JSON show."""
+
+    entries: tuple[Entry, ...] = ()
+    export_json: bool = True  #: ``reprodocs_export_json``, checked
+
+
 def publish(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """After reading: keep the new index, and have its pages rewritten if it
-    changed (Sphinx would otherwise only rewrite pages whose source changed)."""
-    domain = notes_domain(env)
+    """``env-updated``: keep the index for the build, and have the pages
+    showing it written again if the output's were written with another
+    (Sphinx would only write again pages whose source changed)."""
     entries = collect(env)
-    if entries == domain.data["published"]:
+    published = build_state(env, Published)
+    published.entries = entries
+    published.export_json = checked_setting(
+        app, "reprodocs_export_json", lambda value: isinstance(value, bool), "True or False", True
+    )
+    digest = hashlib.sha256(repr(entries).encode()).hexdigest()
+    if not written.changed(app, "index", digest):
         return []
-    domain.data["published"] = entries
-    return sorted(domain.index_pages)
+    return sorted(notes_domain(env).index_pages)
 
 
 def render_tables(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    entries = notes_domain(app.env).data["published"]
+    entries = build_state(app.env, Published).entries
     for placeholder in doctree.findall(nondeterministic_ops):
         chosen = [
             entry
@@ -167,13 +186,14 @@ def row(cells: Iterable[nodes.Node]) -> nodes.row:
 def export_json(app: Sphinx, exception: Exception | None) -> None:
     """Write ``nondeterministic.json`` at the root of HTML output."""
     builder = app.builder
+    published = build_state(app.env, Published)
     if (
         exception is not None
         or not isinstance(builder, StandaloneHTMLBuilder)  # html, dirhtml, singlehtml
-        or not app.config.reprodocs_export_json
+        or not published.export_json
     ):
         return
-    entries = notes_domain(app.env).data["published"]
+    entries = published.entries
     document = {
         "version": JSON_VERSION,
         "project": app.config.project,
@@ -191,9 +211,14 @@ def export_json(app: Sphinx, exception: Exception | None) -> None:
     }
     text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     path = app.outdir / JSON_NAME
-    # Left alone when unchanged, so that an incremental build changes no file.
-    if not path.is_file() or path.read_text(encoding="utf-8") != text:
-        path.write_text(text, encoding="utf-8")
+    # Left alone when unchanged, so that an incremental build changes no file;
+    # else replaced whole, so that a reader never sees it half-written.
+    try:
+        unchanged = path.read_text(encoding="utf-8") == text
+    except (OSError, ValueError):
+        unchanged = False
+    if not unchanged:
+        written.replace_file(path, text)
 
 
 def output_uri(builder: StandaloneHTMLBuilder, entry: Entry) -> str:

@@ -25,8 +25,9 @@ from reprodocs.base.i18n import CATALOG, __
 from reprodocs.base.i18n import gettext as catalog_gettext
 from reprodocs.base.i18n import ngettext as catalog_ngettext
 from reprodocs.base.paths import LOCALE_DIR, templates
-from reprodocs.base.report import setting_location, warn
+from reprodocs.base.report import checked_setting, setting_location, warn
 from reprodocs.base.state import build_state
+from reprodocs.notes.domain import notes_domain
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
 NOTE_TEMPLATE = "reprodocs/note.rst"
 SETS_DIR = "reprodocs/wording/"
 DEFAULT_SET = "pytorch-1.4"
+#: The page the notes link to unless ``reprodocs_reproducibility_doc`` names another.
+DEFAULT_REPRODUCIBILITY_DOC = "notes/randomness"
 
 
 _RST_SPECIAL = re.compile(r"([^\w\s])")
@@ -127,6 +130,7 @@ class Wording:
 
     environment: jinja2.Environment  #: finds the project's templates, then reprodocs'
     template_name: str  #: the template in use: the project's note.rst, or the set's
+    reproducibility_doc: str = DEFAULT_REPRODUCIBILITY_DOC  #: the page the notes link to
 
     def template(self) -> jinja2.Template:
         return self.environment.get_template(self.template_name)
@@ -151,7 +155,16 @@ def choose_wording(app: Sphinx) -> None:
         template = NOTE_TEMPLATE
     except jinja2.TemplateNotFound:
         template = set_template(chosen_set(app, wording_sets(environment)))
-    build_state(app.env, WordingState).wording = Wording(environment, template)
+    reproducibility_doc = checked_setting(
+        app,
+        "reprodocs_reproducibility_doc",
+        lambda value: isinstance(value, str) and value.strip("/ ") != "",
+        __("a document name, such as 'notes/randomness'"),
+        DEFAULT_REPRODUCIBILITY_DOC,
+    )
+    build_state(app.env, WordingState).wording = Wording(
+        environment, template, reproducibility_doc.strip("/ ")
+    )
 
 
 def chosen_set(app: Sphinx, known: list[str]) -> str:
@@ -191,9 +204,7 @@ def wording_fingerprint(env: BuildEnvironment) -> str:
         (name, source.encode())
         for name, source in template_sources(wording.environment, wording.template_name)
     ]
-    parts.append(
-        ("reprodocs_reproducibility_doc", env.config.reprodocs_reproducibility_doc.encode())
-    )
+    parts.append(("reprodocs_reproducibility_doc", wording.reproducibility_doc.encode()))
     # The files Sphinx's locale.init loads for the catalog (the language, then its parents).
     for path in gettext.find(CATALOG, str(LOCALE_DIR), [env.config.language], all=True):
         parts.append((str(Path(path).relative_to(LOCALE_DIR)), Path(path).read_bytes()))
@@ -222,3 +233,20 @@ def template_sources(environment: jinja2.Environment, name: str) -> list[tuple[s
             continue
         pending += [ref for ref in jinja2.meta.find_referenced_templates(tree) if ref]
     return sorted(sources.items())
+
+
+def check_reproducibility_doc(app: Sphinx, env: BuildEnvironment) -> None:
+    """``env-updated``: warn when the page the notes link to is missing (their
+    links would each warn too, but not say which setting names the page)."""
+    page = wording_of(env).reproducibility_doc
+    if page in env.found_docs or not notes_domain(env).notes_by_doc:
+        return
+    warn(
+        "reproducibility_doc",
+        __(
+            "reprodocs_reproducibility_doc: the notes link to %r, which is not a document "
+            "of this project: write that page, or name another"
+        ),
+        page,
+        location=setting_location(app, "reprodocs_reproducibility_doc"),
+    )

@@ -1,0 +1,237 @@
+"""Builds a hostile user runs: the drift check on every build, builds killed
+while they write, builders interleaved on one doctree folder, a reader polling
+nondeterministic.json, and configuration values of the wrong type."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from sphinx.util.console import strip_colors
+
+from conftest import exported_index, notes_in, parse_html, text_of
+
+KNOWN = [
+    "torch.bincount",
+    "torch.nn.functional.ctc_loss",
+    "torch.nn.functional.grid_sample",
+    "torch.Tensor.index_add_",
+    "torch.Tensor.put_",
+]
+
+
+def sphinx_build(*args: str, check: bool = True) -> subprocess.CompletedProcess:
+    """``sphinx-build`` in a process of its own, as a user runs it."""
+    result = subprocess.run(
+        [sys.executable, "-m", "sphinx", *args], capture_output=True, text=True, check=False
+    )
+    if check:
+        assert result.returncode == 0, result.stderr
+    return result
+
+
+# -- 1. The drift check runs on every build -----------------------------------------------
+
+
+def test_drift_check_runs_when_nothing_is_read(notes_project, tmp_path):
+    conf = notes_project / "conf.py"
+    conf.write_text(conf.read_text() + 'reprodocs_known_ops = "known.txt"\n')
+    known = notes_project / "known.txt"
+    known.write_text("\n".join(KNOWN) + "\n")
+    arguments = ["-b", "html", "-d", str(tmp_path / "doctrees"), str(notes_project)]
+    arguments.append(str(tmp_path / "html"))
+    assert "has no nondeterminism note" not in sphinx_build(*arguments).stderr
+
+    # Nothing changed but the file the setting names: nothing is read.
+    known.write_text("\n".join([*KNOWN, "torch.histc"]) + "\n")
+    result = sphinx_build(*arguments)
+    assert "reprodocs_known_ops: torch.histc has no nondeterminism note" in result.stderr
+    assert "0 source files that are out of date" in result.stdout or "no targets" in result.stdout
+    # Nothing changed at all: still warned, and -W fails.
+    assert "torch.histc has no nondeterminism note" in sphinx_build(*arguments).stderr
+    assert sphinx_build("-W", *arguments, check=False).returncode != 0
+
+
+def test_known_ops_file_with_a_byte_order_mark(build_notes, notes_project):
+    (notes_project / "known.txt").write_text("\ufeff" + "\n".join(KNOWN) + "\n", "utf-8")
+    app = build_notes(reprodocs_known_ops="known.txt")
+    assert strip_colors(app.warning.getvalue()) == ""
+
+
+# -- 5. Configuration values of the wrong type ---------------------------------------------
+
+BAD_SETTINGS = {
+    "known ops a number": ("reprodocs_known_ops", 42),
+    "known ops mixed": ("reprodocs_known_ops", [1, "a"]),
+    "known ops nested": ("reprodocs_known_ops", [["a"]]),
+    "reproducibility doc a number": ("reprodocs_reproducibility_doc", 5),
+    "reproducibility doc None": ("reprodocs_reproducibility_doc", None),
+    "wording a number": ("reprodocs_wording", 2),
+    "export a string": ("reprodocs_export_json", "no"),
+}
+
+
+@pytest.mark.parametrize(("name", "value"), BAD_SETTINGS.values(), ids=BAD_SETTINGS.keys())
+def test_a_wrong_setting_is_a_located_warning(notes_project, tmp_path, name, value):
+    conf = notes_project / "conf.py"
+    conf.write_text(conf.read_text() + f"{name} = {value!r}\n")
+    line = len(conf.read_text().splitlines())
+    arguments = ["-b", "html", str(notes_project), str(tmp_path / "html")]
+    result = sphinx_build(*arguments)
+    warnings = strip_colors(result.stderr)
+    assert "Traceback" not in warnings and "error" not in warnings.lower(), warnings
+    assert f"conf.py:{line}: WARNING: {name}" in warnings, warnings
+    # The build went on, with the default.
+    soup = parse_html(tmp_path / "html" / "api.html")
+    assert "Reproducibility" in text_of(notes_in(soup)[0])
+    assert sphinx_build("-W", "-E", *arguments, check=False).returncode != 0
+
+
+def test_a_known_ops_file_that_is_not_text(build_notes, notes_project):
+    (notes_project / "known.txt").write_bytes(bytes(range(256)))
+    app = build_notes(reprodocs_known_ops="known.txt")
+    warnings = strip_colors(app.warning.getvalue())
+    assert f"reprodocs_known_ops: cannot read {notes_project / 'known.txt'}" in warnings
+    assert "not UTF-8" in warnings
+
+
+def test_a_missing_reproducibility_page_names_the_setting(build_page, tmp_path):
+    app = build_page(
+        ".. py:function:: torch.pad(input)\n\n   .. cuda-deterministic::\n",
+        confoverrides={"reprodocs_reproducibility_doc": "guide/randomness"},
+    )
+    assert (
+        "WARNING: reprodocs_reproducibility_doc: the notes link to 'guide/randomness', "
+        "which is not a document of this project"
+    ) in strip_colors(app.warning.getvalue())
+
+
+# -- 2. A killed build recovers ------------------------------------------------------------
+
+
+def site(srcdir: Path, pages: int) -> Path:
+    """A site of *pages* API pages, each with a note, under a menu on every page."""
+    (srcdir / "api").mkdir(parents=True, exist_ok=True)
+    (srcdir / "notes").mkdir(exist_ok=True)
+    (srcdir / "conf.py").write_text(
+        'extensions = ["reprodocs", "reprodocs.navigation"]\nhtml_theme = "sphinx_rtd_theme"\n'
+    )
+    (srcdir / "index.rst").write_text(
+        "Site\n====\n\n.. toctree::\n   :glob:\n\n   notes/randomness\n   api/*\n"
+    )
+    (srcdir / "notes" / "randomness.rst").write_text(
+        "Reproducibility\n===============\n\n.. nondeterministic-ops::\n"
+    )
+    for n in range(pages):
+        add_page(srcdir, n)
+    return srcdir
+
+
+def add_page(srcdir: Path, n: int) -> None:
+    (srcdir / "api" / f"op{n:03}.rst").write_text(
+        f"op{n:03}\n=====\n\n.. py:function:: torch.op{n:03}(input)\n\n   .. cuda-deterministic::\n"
+    )
+
+
+def kill_while_writing(arguments: list[str], outdir: Path, written_before_kill: int) -> None:
+    """Start ``sphinx-build``, and kill it (SIGKILL) once it has written
+    *written_before_kill* pages in *outdir* since it started."""
+    started = time.time()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sphinx", *arguments],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        while process.poll() is None:
+            fresh = [page for page in outdir.rglob("*.html") if page.stat().st_mtime >= started]
+            if len(fresh) >= written_before_kill:
+                process.send_signal(signal.SIGKILL)
+                break
+            time.sleep(0.005)
+    finally:
+        process.wait()
+    assert process.returncode == -signal.SIGKILL, "the build ended before it was killed"
+
+
+def menu_entries(page: Path) -> set[str]:
+    soup = parse_html(page)
+    return {link.get_text() for link in soup.select(".wy-menu-vertical a")}
+
+
+@pytest.mark.slow
+def test_a_build_killed_while_writing_leaves_nothing_stale(tmp_path):
+    srcdir = site(tmp_path / "src", 60)
+    outdir = tmp_path / "html"
+    arguments = ["-b", "html", "-d", str(tmp_path / "doctrees"), str(srcdir), str(outdir)]
+    sphinx_build(*arguments)
+
+    add_page(srcdir, 60)  # a new page: every page's menu, and the table, change
+    kill_while_writing(arguments, outdir, written_before_kill=5)
+    sphinx_build(*arguments)  # again, without -E
+
+    for page in outdir.rglob("*.html"):
+        if page.name not in {"genindex.html", "search.html", "py-modindex.html"}:
+            assert "op060" in menu_entries(page), page
+    table = parse_html(outdir / "notes" / "randomness.html").select("table.nondeterministic-ops")
+    assert "torch.op060" in text_of(table[0])
+    operations = [op["name"] for op in exported_index(outdir)["operations"]]
+    assert "torch.op060" in operations
+
+
+# -- 3. Builders sharing one doctree folder ------------------------------------------------
+
+
+def test_interleaved_builders_each_write_what_is_true(tmp_path):
+    srcdir = site(tmp_path / "src", 3)
+    doctrees = str(tmp_path / "doctrees")
+
+    def build(builder: str, *extra: str) -> None:
+        out = str(tmp_path / builder)
+        sphinx_build("-b", builder, "-d", doctrees, *extra, str(srcdir), out)
+
+    build("html")
+    page = srcdir / "api" / "op001.rst"
+    page.write_text(page.read_text().replace("torch.op001", "torch.renamed"))
+    build("text")
+    build("html")
+    table = parse_html(tmp_path / "html" / "notes" / "randomness.html")
+    assert "torch.renamed" in text_of(table.select_one("table.nondeterministic-ops"))
+    assert "torch.op001" not in text_of(table.select_one("table.nondeterministic-ops"))
+
+    # The wording changed while another builder read the pages.
+    build("text", "-D", "reprodocs_wording=pytorch-2")
+    build("html", "-D", "reprodocs_wording=pytorch-2")
+    note = text_of(notes_in(parse_html(tmp_path / "html" / "api" / "op000.html"))[0])
+    assert "may behave nondeterministically" in note  # PyTorch 2.x's words
+    text = (tmp_path / "text" / "api" / "op000.txt").read_text()
+    assert "may behave nondeterministically" in text
+
+
+# -- 4. nondeterministic.json is replaced whole --------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_reader_never_sees_a_partial_json(tmp_path):
+    srcdir = site(tmp_path / "src", 20)
+    outdir = tmp_path / "html"
+    arguments = ["-b", "html", "-d", str(tmp_path / "doctrees"), str(srcdir), str(outdir)]
+    sphinx_build(*arguments)
+    seen = []
+    for n in range(20, 24):
+        add_page(srcdir, n)
+        process = subprocess.Popen([sys.executable, "-m", "sphinx", "-q", *arguments])
+        while process.poll() is None:
+            try:
+                seen.append((outdir / "nondeterministic.json").read_bytes())
+            except FileNotFoundError:
+                seen.append(b"")
+        assert process.returncode == 0
+    assert seen and all(json.loads(content) for content in seen)
+    leftovers = [p.name for p in outdir.iterdir() if p.name.startswith(".nondeterministic")]
+    assert leftovers == []
