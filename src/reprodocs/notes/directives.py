@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import re
+from functools import cached_property
+from itertools import islice
 from typing import TYPE_CHECKING, ClassVar
 
 import jinja2
@@ -27,6 +31,10 @@ BACKEND_SPELLINGS = {
     name.lower(): name
     for name in ("CUDA", "cuDNN", "ROCm", "MIOpen", "MPS", "XPU", "XLA", "CPU", "HIP")
 }
+
+
+#: How autodoc names a docstring's source: "<module's file>:docstring of <name>".
+DOCSTRING_OF = ":docstring of "
 
 
 def single_line(argument: str | None) -> str:
@@ -63,23 +71,36 @@ class NondeterministicDirective(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         self.drop_argument()
         options = {**self.defaults, **self.options}
+        source, line = self.written_at
         note = Note(
             operation=options.get("op") or self.enclosing_operation(),
             directive=self.name,
             backend=options["backend"],
             affected_pass=options["pass"],
             docname=self.env.docname,
-            line=self.lineno,
+            line=line,
+            source="" if source == self.page_source else source,
         )
         if earlier := notes_domain(self.env).add_note(note):
-            warn(
-                "duplicate",
-                __("%s: %s already carries this note (line %d)"),
-                self.name,
-                note.operation or __("this page"),
-                earlier.line,
-                location=self.get_location(),
-            )
+            if earlier.place == note.place:
+                warn(
+                    "duplicate",
+                    __("%s: %s already carries this note (line %d)"),
+                    self.name,
+                    note.operation or __("this page"),
+                    earlier.line,
+                    location=note.location,
+                )
+            else:  # one of them is in an included file or a docstring
+                warn(
+                    "duplicate",
+                    __("%s: %s already carries this note (in %s, line %d)"),
+                    self.name,
+                    note.operation or __("this page"),
+                    earlier.place,
+                    earlier.line,
+                    location=note.location,
+                )
 
         admonition = nodes.note()
         self.set_source_info(admonition)
@@ -97,26 +118,102 @@ class NondeterministicDirective(SphinxDirective):
         self.state.nested_parse(lines, offset, container)
         return container.children[:]
 
-    def drop_argument(self) -> None:
-        """Warn about, and drop, text after ``::``.
+    @cached_property
+    def page_source(self) -> str:
+        """The document's own file, as an absolute path."""
+        return os.path.abspath(self.env.doc2path(self.env.docname))
 
-        The directives take no argument, so docutils hands such text over as
-        the first lines of the content; that text is almost always an
+    @cached_property
+    def written_at(self) -> tuple[str, int]:
+        """Where the directive is written: the file and the line in it.
+
+        ``self.lineno`` counts the lines of the page's input, which holds the
+        lines of included files and, in autodoc's output, is generated text;
+        docutils knows each line's origin. The file is an absolute path (an
+        included file, the page), or a docstring as autodoc names it
+        (``/path/mod.py:docstring of mod.func``, the line counted in the
+        docstring; ``docstring of mod.func`` for a module without a source
+        file). Where docutils knows no origin, the page, line 0 (unknown).
+        """
+        source, line = self.get_source_info()
+        if not source or not line:
+            return self.page_source, 0
+        path, docstring_of, name = source.partition(DOCSTRING_OF)
+        if os.path.isfile(path):  # docutils makes included files' paths relative
+            source = os.path.abspath(path) + docstring_of + name
+        return source, line
+
+    @property
+    def location(self) -> str:
+        """:attr:`written_at` as Sphinx's warnings take it."""
+        source, line = self.written_at
+        return f"{source}:{line}" if line else source
+
+    def drop_argument(self) -> None:
+        """Warn about, and drop, text after the directive's name.
+
+        The directives take no argument, so the parsers hand such text over as
+        the first line(s) of the content; that text is almost always an
         operation's name, which belongs in ``:op:``.
         """
-        if not self.content or self.content_offset != self.lineno - 1:
+        argument_lines, offset_lines = self.argument_lines()
+        if not argument_lines:
             return
-        blank = next((i for i, line in enumerate(self.content) if not line.strip()), None)
-        argument_lines = len(self.content) if blank is None else blank + 1
         warn(
             "argument",
             __("%s takes no argument (use :op: to name the operation): %s"),
             self.name,
             " ".join(self.content[:argument_lines]).strip(),
-            location=self.get_location(),
+            location=self.location,
         )
         self.content = self.content[argument_lines:]
-        self.content_offset += argument_lines
+        self.content_offset += offset_lines
+
+    def argument_lines(self) -> tuple[int, int]:
+        """How many lines at the start of the content were written after the
+        directive's name, and by how many lines the content's offset moves
+        when they are dropped (the parsers count it differently)."""
+        if not self.content:
+            return 0, 0
+        if isinstance(self.state, RSTState):
+            # docutils: content that starts on the directive's own line, up to
+            # the first blank line (its "argument block").
+            if self.content_offset != self.lineno - 1:
+                return 0, 0
+            blank = next((i for i, line in enumerate(self.content) if not line.strip()), None)
+            lines = len(self.content) if blank is None else blank + 1
+            return lines, lines
+        # MyST (myst-parser 4 and 5) puts the text after ``{name}`` as the first
+        # line of the content, which is then told from a first line written
+        # below the opening line only by the opening line itself.
+        text, offset_lines = self.myst_text_after_name()
+        if text and text == self.content[0].strip():
+            return 1, offset_lines
+        return 0, 0
+
+    def myst_text_after_name(self) -> tuple[str | None, int]:
+        """The text after ``{name}`` on a MyST directive's opening line (None if
+        the line is not known), and how the content's offset counts it."""
+        opening = re.compile(r"^\s*(?:`{3,}|~{3,}|:{3,})\s*\{" + re.escape(self.name) + r"\}(.*)$")
+        # myst-parser 5 gives the whole fence as block_text, and the content's
+        # offset from the opening line (-1: the text on it).
+        if match := opening.match(self.block_text.partition("\n")[0]):
+            return match.group(1).strip(), 1
+        # myst-parser 4 gives the content alone, and the offset 0 for the text
+        # on the opening line (already the next line's): the opening line is
+        # read from the file. Its includes count one line too many.
+        source, line = self.get_source_info()
+        if not source or not line or not os.path.isfile(source):
+            return None, 0
+        try:
+            with open(source, encoding=self.config.source_encoding, errors="replace") as file:
+                candidates = list(islice(file, max(line - 2, 0), line))
+        except OSError:
+            return None, 0
+        for candidate in reversed(candidates):
+            if match := opening.match(candidate.rstrip("\r\n")):
+                return match.group(1).strip(), 0
+        return None, 0
 
     def enclosing_operation(self) -> str:
         """The fully-qualified name of the object description the directive is
@@ -137,16 +234,15 @@ class NondeterministicDirective(SphinxDirective):
     def wording_nodes(self, note: Note, alternative: str) -> list[nodes.Node]:
         """The rendered wording, parsed as reStructuredText whatever the page's
         parser (in a MyST page ``self.state`` parses Markdown)."""
-        # Sphinx 9.1 types both as optional; a directive's own are always known.
-        known_source, known_line = self.get_source_info()
-        source, line = known_source or self.env.docname, known_line or self.lineno
+        source, line = self.written_at
+        line = line or 1  # unknown: the wording needs some line
         templates = wording_of(self.env)
         try:
             text = templates.template().render(
                 backend=rst_escape(note.backend),
                 affected_pass=note.affected_pass,
                 operation=rst_escape(note.operation),
-                reproducibility=f":doc:`/{self.config.reprodocs_reproducibility_doc}`",
+                reproducibility=f":doc:`/{templates.reproducibility_doc}`",
                 alternative=alternative,
             )
         except jinja2.TemplateError as error:
@@ -157,26 +253,34 @@ class NondeterministicDirective(SphinxDirective):
                 # The template that failed: one it includes, or the note's own.
                 getattr(error, "name", None) or templates.template_name,
                 error,
-                location=self.get_location(),
+                location=self.location,
             )
             return []
-        # Every line of the wording is located at the directive.
         lines = join_wide_sentences(text.splitlines())
         wording = StringList(lines, items=[(source, line - 1)] * len(lines))
         if isinstance(self.state, RSTState):
-            # A reStructuredText page parses it like any note's content.
-            return self.parse_to_nodes(wording, line - 1)
-        # Other parsers (MyST) get a reStructuredText state machine of their own.
-        host = self.state.document
-        document = nodes.document(host.settings, host.reporter, source=source)
-        RSTStateMachine(state_classes, initial_state="Body").run(
-            wording, document, input_offset=line - 1
-        )
-        for node in document.findall():
-            # Move the nodes to the page: the scratch document would otherwise be
-            # pickled with every doctree, and with it the whole environment.
-            node.document = host
-        return document.children[:]
+            # A reStructuredText page parses it like any note's content, at
+            # the directive's line as docutils counts it (which its reporter,
+            # locating roles and errors, maps back to the file and line).
+            parsed = self.parse_to_nodes(wording, self.lineno - 1)
+        else:
+            # Other parsers (MyST) get a reStructuredText state machine of their own.
+            host = self.state.document
+            document = nodes.document(host.settings, host.reporter, source=source)
+            RSTStateMachine(state_classes, initial_state="Body").run(
+                wording, document, input_offset=line - 1
+            )
+            for node in document.findall():
+                # Move the nodes to the page: the scratch document would otherwise be
+                # pickled with every doctree, and with it the whole environment.
+                node.document = host
+            parsed = document.children[:]
+        # Every node of the wording is located at the directive, so that later
+        # warnings (an unknown document) point at the note.
+        for top in parsed:
+            for node in top.findall(nodes.Element):
+                node.source, node.line = source, line
+        return parsed
 
 
 class PresetDirective(NondeterministicDirective):

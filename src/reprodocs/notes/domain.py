@@ -24,13 +24,26 @@ class Note(NamedTuple):
     directive: str  #: the directive's name, e.g. "cuda-deterministic-backward"
     backend: str  #: the backend's display name, e.g. "CUDA", "cuDNN", "ROCm"
     affected_pass: str  #: "forward", "backward" or "both"
-    docname: str  #: the document carrying the note
-    line: int  #: the directive's line in that document
+    docname: str  #: the document carrying the note (its page, which links use)
+    line: int  #: the directive's line in the file it is written in; 0 if unknown
+    #: The file the directive is written in when it is not the document's own:
+    #: an included file (an absolute path), or a docstring as autodoc names it
+    #: (``/path/mod.py:docstring of mod.func``, :attr:`line` counting from the
+    #: docstring's first line). "" for the document's own file.
+    source: str = ""
 
     @property
-    def location(self) -> tuple[str, int]:
-        """Where the note is, as Sphinx's warnings take it."""
-        return self.docname, self.line
+    def location(self) -> str | tuple[str, int | None]:
+        """Where the note is written, as Sphinx's warnings take it."""
+        if self.source:
+            return f"{self.source}:{self.line}" if self.line else self.source
+        return self.docname, self.line or None
+
+    @property
+    def place(self) -> str:
+        """Where the note is written, for a message that adds its line: the
+        document's name, or the file it is written in if that is another."""
+        return self.source or self.docname
 
     @property
     def claim(self) -> tuple[str, str, str]:
@@ -45,13 +58,12 @@ class ReproducibilityDomain(Domain):
     name = "reprodocs"
     label = _("Reproducibility notes")
     #: The extension's ``env_version``: bumped whenever the shape of the domain's data changes.
-    data_version = 3
+    data_version = 5
     # Typed by Domain: a ClassVar on Sphinx 9, an instance variable before.
     initial_data = {  # noqa: RUF012
         "notes": {},  # docname -> [Note, ...] in document order
         "index_pages": {},  # docname -> number of nondeterministic-ops tables
-        "published": (),  # the index as last written (see reprodocs.index)
-        "wording": "",  # digest of the wording the notes were read with (reprodocs.dependencies)
+        "wording": "",  # digest of the wording the notes were read with (reprodocs.notes.rereading)
     }
 
     @property
@@ -89,7 +101,7 @@ class ReproducibilityDomain(Domain):
 
     def merge_domaindata(self, docnames: Iterable[str], otherdata: dict[str, Any]) -> None:
         # Iterable: a list on Sphinx 7.2, a set later.
-        # "published" and "wording" belong to the main process, which alone writes them.
+        # "wording" belongs to the main process, which alone writes it.
         for docname in docnames:
             for key in ("notes", "index_pages"):
                 if docname in otherdata[key]:
@@ -110,7 +122,7 @@ class ReproducibilityDomain(Domain):
                     __("%s: %s is already noted in %s (line %d)"),
                     note.directive,
                     note.operation,
-                    earlier.docname,
+                    earlier.place,
                     earlier.line,
                     location=note.location,
                 )
@@ -124,7 +136,7 @@ class ReproducibilityDomain(Domain):
                     note.operation,
                     note.affected_pass,
                     other.affected_pass,
-                    other.docname,
+                    other.place,
                     other.line,
                     location=note.location,
                 )
