@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from sphinx.util.console import strip_colors
 
-from conftest import exported_index, notes_in, parse_html, text_of
+from conftest import exported_index, notes_in, parse_html, text_of, write_page_project
 
 KNOWN = [
     "torch.bincount",
@@ -235,3 +235,51 @@ def test_a_reader_never_sees_a_partial_json(tmp_path):
     assert seen and all(json.loads(content) for content in seen)
     leftovers = [p.name for p in outdir.iterdir() if p.name.startswith(".nondeterministic")]
     assert leftovers == []
+
+
+# -- 10. The table a builder writes lists what that builder shows ----------------------------
+
+CONDITIONAL = """\
+.. py:function:: torch.everywhere(input)
+
+   .. cuda-deterministic::
+
+.. only:: text
+
+   .. py:function:: torch.text_only(input)
+
+      .. cuda-deterministic::
+
+.. ifconfig:: show_extra
+
+   .. py:function:: torch.if_configured(input)
+
+      .. cuda-deterministic::
+
+.. nondeterministic-ops::
+"""
+
+
+@pytest.mark.parametrize("show_extra", [False, True])
+def test_each_builder_lists_the_notes_it_shows(make_app, tmp_path, show_extra):
+    srcdir = write_page_project(tmp_path / "src", CONDITIONAL)
+    (srcdir / "conf.py").write_text(
+        'extensions = ["reprodocs", "sphinx.ext.ifconfig"]\n'
+        "def setup(app):\n"
+        f'    app.add_config_value("show_extra", {show_extra}, "env")\n'
+    )
+    app = make_app("html", srcdir=srcdir, freshenv=True)
+    app.build()
+    listed = text_of(parse_html(app.outdir / "index.html").select_one("table"))
+    operations = [op["name"] for op in exported_index(app.outdir)["operations"]]
+    assert "torch.everywhere" in listed and "torch.text_only" not in listed
+    assert ("torch.if_configured" in listed) is show_extra
+    assert ("torch.if_configured" in operations) is show_extra
+    assert "torch.text_only" not in operations
+
+    app = make_app("text", srcdir=srcdir, freshenv=True)
+    app.build()
+    text = (app.outdir / "index.txt").read_text()
+    table = text[text.rindex("Operation") :]
+    assert "torch.everywhere" in table and "torch.text_only" in table
+    assert ("torch.if_configured" in table) is show_extra

@@ -422,14 +422,14 @@ def _check_rewritable(path: Path, status: os.stat_result) -> None:
     can be replaced with its new text and stay the same file to its users: a
     regular file, writable, with no other name."""
     if not stat.S_ISREG(status.st_mode):
-        raise NotRewritten("not a regular file")
+        raise NotRewritten(__("not a regular file"))
     if not status.st_mode & 0o222:
-        raise NotRewritten(f"read-only (mode {stat.S_IMODE(status.st_mode):04o})")
+        raise NotRewritten(__("read-only (mode %04o)") % stat.S_IMODE(status.st_mode))
     if not os.access(path, os.W_OK):
-        raise NotRewritten("no permission to write it")
+        raise NotRewritten(__("no permission to write it"))
     if status.st_nlink > 1:
         raise NotRewritten(
-            f"it has {status.st_nlink} hard links, whose other names would keep the old text"
+            __("it has %d hard links, whose other names would keep the old text") % status.st_nlink
         )
 
 
@@ -443,8 +443,11 @@ def _keep_identity(temporary: str, status: os.stat_result, original: Path) -> No
                 os.chown(temporary, status.st_uid, status.st_gid)
             except PermissionError:
                 raise NotRewritten(
-                    f"its owner and group (uid {status.st_uid}, gid {status.st_gid}) "
-                    "cannot be given to a new file by this user"
+                    __(
+                        "its owner and group (uid %d, gid %d) cannot be given to a new "
+                        "file by this user"
+                    )
+                    % (status.st_uid, status.st_gid)
                 ) from None
     os.chmod(temporary, stat.S_IMODE(status.st_mode))  # after chown, which clears set-id bits
     if sys.platform == "linux":
@@ -464,7 +467,7 @@ def _keep_identity(temporary: str, status: os.stat_result, original: Path) -> No
             try:
                 os.setxattr(temporary, name, value)
             except OSError:
-                raise NotRewritten(f"its extended attribute {name} cannot be kept") from None
+                raise NotRewritten(__("its extended attribute %s cannot be kept") % name) from None
 
 
 def _create_temporary(path: Path) -> tuple[int, str]:
@@ -532,7 +535,7 @@ def write_atomically(
     target = Path(os.path.realpath(path))
     status = os.stat(target)
     if read is not None and _changed(read, status, metadata=False):
-        raise NotRewritten("it changed while it was being migrated (run migrate again)")
+        raise NotRewritten(__("it changed while it was being migrated (run migrate again)"))
     _check_rewritable(target, status)
     data = text.encode(encoding)
     descriptor, temporary = _create_temporary(target)
@@ -543,7 +546,7 @@ def write_atomically(
             os.fsync(stream.fileno())
             _keep_identity(temporary, status, target)
             if _changed(status, os.stat(target), metadata=True):
-                raise NotRewritten("it changed while it was being migrated (run migrate again)")
+                raise NotRewritten(__("it changed while it was being migrated (run migrate again)"))
             if sys.platform == "win32":
                 stream.close()  # an open file cannot be renamed there
             # The lock is held until the temporary file has the file's name.
@@ -691,7 +694,7 @@ def run(
 
     for path, problem, not_followed in source_files(paths):
         if not_followed:
-            print(f"{path}: not followed: a symbolic link to {not_followed}", file=stderr)
+            print(__("%s: not followed: a symbolic link to %s") % (path, not_followed), file=stderr)
             continue
         if problem:
             cannot_migrate(path, problem)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from reprodocs.base import __version__
 from reprodocs.base.i18n import add_catalog
+from reprodocs.notes.conditions import record_conditions
 from reprodocs.notes.directives import (
     CudaDeterministic,
     CudaDeterministicBackward,
@@ -69,6 +70,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_directive("cuda-deterministic-backward", CudaDeterministicBackward)
     app.add_directive("cuda-deterministic", CudaDeterministic)
     app.add_directive("cudnn-deterministic", CudnnDeterministic)
+    # The only/ifconfig conditions each note is shown under
+    app.connect("doctree-read", record_conditions)
 
     # The index of them
     app.add_node(nondeterministic_ops)

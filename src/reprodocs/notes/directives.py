@@ -17,6 +17,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from reprodocs.base.i18n import __
 from reprodocs.base.report import warn
+from reprodocs.notes.conditions import MARK
 from reprodocs.notes.domain import Note, notes_domain, python_objects
 from reprodocs.notes.wording import join_wide_sentences, rst_escape, wording_of
 
@@ -81,7 +82,8 @@ class NondeterministicDirective(SphinxDirective):
             line=line,
             source="" if source == self.page_source else source,
         )
-        if earlier := notes_domain(self.env).add_note(note):
+        domain = notes_domain(self.env)
+        if earlier := domain.add_note(note):
             if earlier.place == note.place:
                 warn(
                     "duplicate",
@@ -104,6 +106,8 @@ class NondeterministicDirective(SphinxDirective):
 
         admonition = nodes.note()
         self.set_source_info(admonition)
+        if not earlier:  # its place among the page's notes, for reprodocs.notes.conditions
+            admonition[MARK] = len(domain.notes_by_doc[note.docname]) - 1
         admonition += self.wording_nodes(note, options.get("alternative", ""))
         admonition += self.parse_to_nodes(self.content, self.content_offset)
         return [admonition]

@@ -31,6 +31,10 @@ class Note(NamedTuple):
     #: (``/path/mod.py:docstring of mod.func``, :attr:`line` counting from the
     #: docstring's first line). "" for the document's own file.
     source: str = ""
+    #: The conditions of the ``only`` and ``ifconfig`` directives around the
+    #: note, outermost first, as ("only" or "ifconfig", expression); a builder
+    #: shows the note when all hold (see :mod:`reprodocs.notes.conditions`).
+    conditions: tuple[tuple[str, str], ...] = ()
 
     @property
     def location(self) -> str | tuple[str, int | None]:
@@ -58,7 +62,7 @@ class ReproducibilityDomain(Domain):
     name = "reprodocs"
     label = _("Reproducibility notes")
     #: The extension's ``env_version``: bumped whenever the shape of the domain's data changes.
-    data_version = 5
+    data_version = 6
     # Typed by Domain: a ClassVar on Sphinx 9, an instance variable before.
     initial_data = {  # noqa: RUF012
         "notes": {},  # docname -> [Note, ...] in document order

@@ -25,6 +25,7 @@ from reprodocs.base import written
 from reprodocs.base.i18n import _
 from reprodocs.base.report import checked_setting
 from reprodocs.base.state import build_state
+from reprodocs.notes.conditions import shown
 from reprodocs.notes.directives import backend_option, pass_option
 from reprodocs.notes.domain import notes_domain, python_objects
 
@@ -81,12 +82,14 @@ class NondeterministicOpsDirective(SphinxDirective):
         return [placeholder]
 
 
-def collect(env: BuildEnvironment) -> tuple[Entry, ...]:
-    """The index of the notes read so far, sorted by operation."""
+def collect(app: Sphinx, env: BuildEnvironment) -> tuple[Entry, ...]:
+    """The index of the notes the build's builder shows, sorted by operation."""
     domain = notes_domain(env)
     documented_objects = python_objects(env)
     entries = []
     for note in domain.notes():
+        if not shown(app, note):
+            continue
         documented = documented_objects.get(note.operation) if note.operation else None
         if documented is not None:
             target_doc, anchor = documented.docname, documented.node_id
@@ -120,7 +123,7 @@ def publish(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """``env-updated``: keep the index for the build, and have the pages
     showing it written again if the output's were written with another
     (Sphinx would only write again pages whose source changed)."""
-    entries = collect(env)
+    entries = collect(app, env)
     published = build_state(env, Published)
     published.entries = entries
     published.export_json = checked_setting(
