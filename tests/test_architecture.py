@@ -1,0 +1,64 @@
+"""The package's layout holds: three products around a small base
+(docs/architecture.rst), each importable without the others."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).parents[1] / "src" / "reprodocs"
+PRODUCTS = ("notes", "navigation", "theme")
+
+
+def imported_modules(path: Path) -> set[str]:
+    """The reprodocs modules *path* imports, by full name."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return {name for name in found if name == "reprodocs" or name.startswith("reprodocs.")}
+
+
+def owner(module: str) -> str:
+    """The part of the package a module belongs to: base, a product, or the rest."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in ("base", *PRODUCTS) else "root"
+
+
+MODULES = {
+    ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__"): path
+    for path in PACKAGE.rglob("*.py")
+}
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_imports_point_down_only(module):
+    imports = imported_modules(MODULES[module])
+    assert "reprodocs" not in imports, "no module imports the package root"
+    if owner(module) == "base":
+        assert {owner(name) for name in imports} <= {"base"}, imports
+    elif owner(module) in PRODUCTS:
+        assert {owner(name) for name in imports} <= {"base", owner(module)}, imports
+
+
+@pytest.mark.parametrize(
+    ("module", "not_loaded"),
+    [
+        ("reprodocs.navigation", ["reprodocs.notes", "reprodocs.theme"]),
+        ("reprodocs.theme", ["reprodocs.notes"]),
+        ("reprodocs.migrate", ["reprodocs.notes", "sphinx.builders.html", "jinja2"]),
+        ("reprodocs.__main__", ["reprodocs.notes", "sphinx.builders.html", "jinja2"]),
+    ],
+)
+def test_a_product_loads_alone(module, not_loaded):
+    code = f"import sys, {module}; print(sorted(m for m in {not_loaded!r} if m in sys.modules))"
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "[]"
