@@ -33,7 +33,7 @@ class Note(NamedTuple):
     source: str = ""
     #: The conditions of the ``only`` and ``ifconfig`` directives around the
     #: note, outermost first, as ("only" or "ifconfig", expression); a builder
-    #: shows the note when all hold (see :mod:`reprodocs.notes.conditions`).
+    #: shows the note when all hold (see ``reprodocs.notes.conditions``).
     conditions: tuple[tuple[str, str], ...] = ()
 
     @property
