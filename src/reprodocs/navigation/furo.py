@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from sphinx.util import logging
 
-from reprodocs import navigation
+import reprodocs.navigation
 from reprodocs.base import __version__
 from reprodocs.base.state import build_state
 from reprodocs.navigation import page_toctree
@@ -204,7 +204,7 @@ def after_furo(
     # where the page's is Sphinx's own): furo's tree is served on the same
     # pages, and the self-check transforms it. Looked up where page_toctree
     # looks it up, so that both are the one function.
-    menu: str | None = navigation.menu_html(  # type: ignore[attr-defined]
+    menu: str | None = reprodocs.navigation.menu_html(  # type: ignore[attr-defined]
         builder, pagename, **FURO_TOCTREE
     )
     tree = None if menu is None else page_tree(builder, pagename)
