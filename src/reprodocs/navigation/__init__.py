@@ -52,6 +52,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("env-get-updated", rewrite_pages_when_menu_changes, priority=900)
     app.connect("html-page-context", serve_menu)
     app.setup_extension("reprodocs.navigation.furo")  # after serve_menu: furo's tree
+    app.setup_extension("reprodocs.navigation.pydata")  # pydata-sphinx-theme's sidebar
     # Reading is untouched and nothing is kept in the environment. The menus
     # are resolved when a page first asks for one; writing in parallel, the
     # main process writes the first page itself and the writing processes

@@ -1,0 +1,2 @@
+project = "Navigation for pydata"
+exclude_patterns = ["_build"]
