@@ -86,7 +86,7 @@ def test_invalid_filter_is_a_located_warning(build_page):
 def test_json_export(build_notes):
     app = build_notes()
     exported = exported_index(app.outdir)
-    assert exported["version"] == 1
+    assert exported["version"] == 2
     assert exported["project"] == "Notes test"
     operations = exported["operations"]
     assert [op["name"] for op in operations] == [
@@ -105,6 +105,8 @@ def test_json_export(build_notes):
         "pass": "forward",
         "docname": "api",
         "uri": "api.html#torch.Tensor.index_add_",
+        "deterministic_algorithms": None,
+        "when": None,
     }
     # Every uri is a real page of the output, and its anchor a real id.
     for op in operations:
@@ -134,13 +136,17 @@ def test_schema_is_the_exported_version():
 @pytest.mark.parametrize(
     "break_it",
     [
-        lambda d: d.update(version=2),
+        lambda d: d.update(version=1),
         lambda d: d.pop("project"),
         lambda d: d.update(extra=True),
         lambda d: d["operations"][0].update({"pass": "sideways"}),
         lambda d: d["operations"][0].pop("uri"),
         lambda d: d["operations"][0].update(name=""),
         lambda d: d["operations"][0].update(backend=None),
+        lambda d: d["operations"][0].pop("when"),
+        lambda d: d["operations"][0].update(when=""),
+        lambda d: d["operations"][0].update(deterministic_algorithms="sometimes"),
+        lambda d: d["operations"][0].pop("deterministic_algorithms"),
     ],
 )
 def test_schema_rejects_other_documents(build_notes, break_it):

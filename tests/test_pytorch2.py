@@ -63,7 +63,7 @@ def test_tables_have_the_theme_s_table_style(site):
 
 def test_nondeterministic_json_is_written(site):
     index = json.loads((site / "nondeterministic.json").read_text(encoding="utf-8"))
-    assert index["version"] == 1
+    assert index["version"] == 2
     names = {operation["name"] for operation in index["operations"]}
     assert "torch.nn.functional.ctc_loss" in names
     page, _, anchor = next(
@@ -90,3 +90,7 @@ def test_markdown_and_llms_output_carry_the_note(site):
     assert "| [`torch.Tensor.index_add_`](../tensors.html#torch.Tensor.index_add_) |" in (
         reproducibility
     )
+    # And PyTorch's two lists, with their links.
+    assert (
+        "- [`torch.Tensor.put_()`](../tensors.html#torch.Tensor.put_) when `accumulate=False`"
+    ) in reproducibility

@@ -23,6 +23,7 @@ from reprodocs.notes.domain import ReproducibilityDomain
 from reprodocs.notes.drift import check_known_ops, read_known_ops
 from reprodocs.notes.nondeterministic_ops import (
     NondeterministicOpsDirective,
+    RenderLists,
     export_json,
     nondeterministic_ops,
     publish,
@@ -78,6 +79,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_directive("nondeterministic-ops", NondeterministicOpsDirective)
     app.add_config_value("reprodocs_export_json", True, "", types=Any)
     app.connect("env-updated", publish)
+    app.add_post_transform(RenderLists)
     app.connect("doctree-resolved", render_tables)
     app.connect("build-finished", export_json)
 

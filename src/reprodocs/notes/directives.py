@@ -22,9 +22,14 @@ from reprodocs.notes.domain import Note, notes_domain, python_objects
 from reprodocs.notes.wording import join_wide_sentences, rst_escape, wording_of
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from sphinx.util.typing import OptionSpec
 
 PASSES = ("forward", "backward", "both")
+#: What ``torch.use_deterministic_algorithms(True)`` may do to an operation:
+#: throw a RuntimeError, or use a deterministic implementation.
+DETERMINISTIC_ALGORITHMS = ("raises", "deterministic")
 
 #: The usual spelling of well-known backends, by lower-case name. Other
 #: backends are kept as written.
@@ -54,6 +59,20 @@ def pass_option(argument: str | None) -> str:
     return directives.choice(single_line(argument).lower(), PASSES)
 
 
+def deterministic_algorithms_option(argument: str | None) -> str:
+    return directives.choice(single_line(argument).lower(), DETERMINISTIC_ALGORITHMS)
+
+
+#: The options every note directive takes, the presets included.
+COMMON_OPTIONS: dict[str, Callable[[str | None], str]] = {
+    "op": single_line,
+    "alternative": single_line,
+    "deterministic-algorithms": deterministic_algorithms_option,
+    "when": single_line,
+    "wording": single_line,
+}
+
+
 class NondeterministicDirective(SphinxDirective):
     """``.. nondeterministic::`` -- a "Note" admonition saying that the enclosing
     operation (or the page) may behave nondeterministically on a backend, with a
@@ -63,8 +82,7 @@ class NondeterministicDirective(SphinxDirective):
     option_spec: ClassVar[OptionSpec] = {
         "backend": backend_option,
         "pass": pass_option,
-        "op": single_line,
-        "alternative": single_line,
+        **COMMON_OPTIONS,
     }
     #: Values used where an option is not given (the presets fix them).
     defaults: ClassVar[dict[str, str]] = {"backend": "CUDA", "pass": "both"}
@@ -81,6 +99,9 @@ class NondeterministicDirective(SphinxDirective):
             docname=self.env.docname,
             line=line,
             source="" if source == self.page_source else source,
+            deterministic_algorithms=options.get("deterministic-algorithms", ""),
+            when=options.get("when", ""),
+            wording=self.chosen_wording(options.get("wording", "")),
         )
         domain = notes_domain(self.env)
         if earlier := domain.add_note(note):
@@ -111,6 +132,24 @@ class NondeterministicDirective(SphinxDirective):
         admonition += self.wording_nodes(note, options.get("alternative", ""))
         admonition += self.parse_to_nodes(self.content, self.content_offset)
         return [admonition]
+
+    def chosen_wording(self, name: str) -> str:
+        """The wording set ``:wording:`` names, or "" (the site's) when it
+        names none (with a warning at the directive) or is not given."""
+        if not name:
+            return ""
+        sets = wording_of(self.env).sets
+        if name in sets:
+            return name
+        warn(
+            "wording",
+            __("%s: :wording: %s names no wording set (the sets are %s); using the site's"),
+            self.name,
+            name,
+            ", ".join(sets),
+            location=self.location,
+        )
+        return ""
 
     def parse_to_nodes(self, lines: StringList, offset: int) -> list[nodes.Node]:
         """*lines* parsed by the page's own parser, as nodes.
@@ -242,12 +281,14 @@ class NondeterministicDirective(SphinxDirective):
         line = line or 1  # unknown: the wording needs some line
         templates = wording_of(self.env)
         try:
-            text = templates.template().render(
+            text = templates.template(note.wording).render(
                 backend=rst_escape(note.backend),
                 affected_pass=note.affected_pass,
                 operation=rst_escape(note.operation),
                 reproducibility=f":doc:`/{templates.reproducibility_doc}`",
                 alternative=alternative,
+                deterministic_algorithms=note.deterministic_algorithms,
+                when=note.when,
             )
         except jinja2.TemplateError as error:
             warn(
@@ -255,7 +296,7 @@ class NondeterministicDirective(SphinxDirective):
                 __("%s: cannot render %s: %s"),
                 self.name,
                 # The template that failed: one it includes, or the note's own.
-                getattr(error, "name", None) or templates.template_name,
+                getattr(error, "name", None) or templates.template_for(note.wording),
                 error,
                 location=self.location,
             )
@@ -288,13 +329,10 @@ class NondeterministicDirective(SphinxDirective):
 
 
 class PresetDirective(NondeterministicDirective):
-    """A preset: backend and pass are fixed, so only ``:op:`` and
-    ``:alternative:`` are accepted."""
+    """A preset: backend and pass are fixed, so every option but ``:backend:``
+    and ``:pass:`` is accepted."""
 
-    option_spec: ClassVar[OptionSpec] = {
-        "op": single_line,
-        "alternative": single_line,
-    }
+    option_spec: ClassVar[OptionSpec] = dict(COMMON_OPTIONS)
 
 
 class CudaDeterministicBackward(PresetDirective):

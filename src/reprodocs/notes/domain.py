@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from sphinx.domains import Domain
+from sphinx.util.nodes import make_refnode
 
 from reprodocs.base.i18n import _, __
 from reprodocs.base.report import warn
@@ -13,8 +14,16 @@ from reprodocs.base.report import warn
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
+    from docutils.nodes import Element, reference
+    from sphinx.addnodes import pending_xref
+    from sphinx.builders import Builder
     from sphinx.domains.python import ObjectEntry, PythonDomain
     from sphinx.environment import BuildEnvironment
+
+#: The ``reftype`` of the domain's one kind of cross-reference, made by a
+#: ``nondeterministic-ops`` list: to a document (``reftarget``) and an
+#: anchor in it (``refanchor``, "" for the page).
+PAGE_XREF = "page"
 
 
 class Note(NamedTuple):
@@ -35,6 +44,17 @@ class Note(NamedTuple):
     #: note, outermost first, as ("only" or "ifconfig", expression); a builder
     #: shows the note when all hold (see ``reprodocs.notes.conditions``).
     conditions: tuple[tuple[str, str], ...] = ()
+    #: What ``torch.use_deterministic_algorithms(True)`` does to the operation
+    #: (``:deterministic-algorithms:``): "raises" (it throws a RuntimeError),
+    #: "deterministic" (it uses a deterministic implementation), or "" if the
+    #: note does not say.
+    deterministic_algorithms: str = ""
+    #: The condition under which the note holds (``:when:``), as written:
+    #: inline reStructuredText without the word "when"; "" for always.
+    when: str = ""
+    #: The wording set the note is worded with (``:wording:``); "" for the
+    #: site's (``reprodocs_wording``, or the project's own ``reprodocs/note.rst``).
+    wording: str = ""
 
     @property
     def location(self) -> str | tuple[str, int | None]:
@@ -50,9 +70,16 @@ class Note(NamedTuple):
         return self.source or self.docname
 
     @property
-    def claim(self) -> tuple[str, str, str]:
-        """What the note says: two notes with the same claim repeat each other."""
-        return self.operation, self.backend, self.affected_pass
+    def claim(self) -> tuple[str, str, str, str, str]:
+        """What the note says: two notes with the same claim repeat each other.
+        One operation may carry several notes with different conditions."""
+        return (
+            self.operation,
+            self.backend,
+            self.affected_pass,
+            self.when,
+            self.deterministic_algorithms,
+        )
 
 
 class ReproducibilityDomain(Domain):
@@ -62,7 +89,7 @@ class ReproducibilityDomain(Domain):
     name = "reprodocs"
     label = _("Reproducibility notes")
     #: The extension's ``env_version``: bumped whenever the shape of the domain's data changes.
-    data_version = 6
+    data_version = 7
     # Typed by Domain: a ClassVar on Sphinx 9, an instance variable before.
     initial_data = {  # noqa: RUF012
         "notes": {},  # docname -> [Note, ...] in document order
@@ -113,9 +140,10 @@ class ReproducibilityDomain(Domain):
 
     def check_consistency(self) -> None:
         """Warn about notes on one operation that repeat or contradict each other
-        across pages (a page's own repeats are reported while it is read)."""
-        first_by_claim: dict[tuple[str, str, str], Note] = {}
-        passes_by_backend: dict[tuple[str, str], Note] = {}
+        across pages (a page's own repeats are reported while it is read). Notes
+        under different conditions (``:when:``) may name different passes."""
+        first_by_claim: dict[tuple[str, str, str, str, str], Note] = {}
+        passes_by_backend: dict[tuple[str, str, str], Note] = {}
         for note in self.notes():
             if not note.operation:
                 continue
@@ -130,7 +158,7 @@ class ReproducibilityDomain(Domain):
                     earlier.line,
                     location=note.location,
                 )
-            backend_key = (note.operation, note.backend)
+            backend_key = (note.operation, note.backend, note.when)
             other = passes_by_backend.setdefault(backend_key, note)
             if other.affected_pass != note.affected_pass:
                 warn(
@@ -144,6 +172,21 @@ class ReproducibilityDomain(Domain):
                     other.line,
                     location=note.location,
                 )
+
+    def resolve_xref(
+        self,
+        env: BuildEnvironment,
+        fromdocname: str,
+        builder: Builder,
+        typ: str,
+        target: str,
+        node: pending_xref,
+        contnode: Element,
+    ) -> reference | None:
+        """A list's link to where an operation is documented (:data:`PAGE_XREF`)."""
+        if typ != PAGE_XREF or target not in env.all_docs:
+            return None
+        return make_refnode(builder, fromdocname, target, node.get("refanchor") or None, contnode)
 
     def resolve_any_xref(self, *args: Any) -> list[Any]:
         return []

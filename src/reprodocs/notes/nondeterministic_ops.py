@@ -1,24 +1,44 @@
 """The collected index of nondeterministic operations: the
-``nondeterministic-ops`` table and ``nondeterministic.json``, both generated
-from the notes themselves and kept true in incremental and parallel builds.
+``nondeterministic-ops`` table or list and ``nondeterministic.json``, all
+generated from the notes themselves and kept true in incremental and parallel
+builds.
 
 The index is computed once per build, after reading (``env-updated``), and
 kept for the build. When it differs from the index the output directory's
 pages were written with (``reprodocs.base.written``), the pages showing a
-table are written again, and only those.
+table or a list are written again, and only those.
+
+A table is made of resolved nodes once the page's references are resolved
+(``doctree-resolved``). A list, whose items read as PyTorch's hand-written
+ones (``:func:`torch.histc` when called on a CUDA tensor``), is made just
+before (a post-transform): its cross-references, those of the operations
+and any in a ``:when:``, are Sphinx's own, resolved by Sphinx. Neither reads
+another page's doctree: a ``:when:`` is kept as its source text in the note
+and parsed where the list is written.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+import os
+import re
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, NamedTuple
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from docutils import nodes
+from docutils.parsers.rst import directives
+from docutils.parsers.rst import languages as rst_languages
+from docutils.parsers.rst.states import Inliner
+from docutils.utils import Reporter
+from sphinx import addnodes
 from sphinx.builders.html import StandaloneHTMLBuilder
-from sphinx.util.docutils import SphinxDirective
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util import rst
+from sphinx.util.docutils import SphinxDirective, sphinx_domains
 from sphinx.util.nodes import make_refnode
 
 from reprodocs.base import written
@@ -26,21 +46,28 @@ from reprodocs.base.i18n import _
 from reprodocs.base.report import checked_setting
 from reprodocs.base.state import build_state
 from reprodocs.notes.conditions import shown
-from reprodocs.notes.directives import backend_option, pass_option
-from reprodocs.notes.domain import notes_domain, python_objects
+from reprodocs.notes.directives import (
+    backend_option,
+    deterministic_algorithms_option,
+    pass_option,
+    single_line,
+)
+from reprodocs.notes.domain import PAGE_XREF, ReproducibilityDomain, notes_domain, python_objects
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Iterator
 
     from sphinx.application import Sphinx
     from sphinx.builders import Builder
     from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import OptionSpec
 
+    from reprodocs.notes.domain import Note
+
 #: The file's name, at the root of HTML output.
 JSON_NAME = "nondeterministic.json"
 #: The version of its format, the ``version`` key; bumped on incompatible changes.
-JSON_VERSION = 1
+JSON_VERSION = 2
 #: The JSON Schema of ``nondeterministic.json``, shipped with the package.
 JSON_SCHEMA = Path(__file__).with_name("nondeterministic.schema.json")
 
@@ -56,6 +83,13 @@ class Entry(NamedTuple):
     target_doc: str  #: the page documenting the operation
     anchor: str  #: the operation's anchor there; "" for the page itself
     title: str  #: the note's page title, shown for page-level notes
+    #: As in :attr:`reprodocs.notes.domain.Note.deterministic_algorithms`.
+    deterministic_algorithms: str = ""
+    #: As in :attr:`reprodocs.notes.domain.Note.when`: the condition's source text.
+    when: str = ""
+    #: How the Python domain documents the operation ("function", "class",
+    #: "method", ...: ``ObjectEntry.objtype``); "" if it does not.
+    objtype: str = ""
 
     @property
     def label(self) -> str:
@@ -63,59 +97,86 @@ class Entry(NamedTuple):
         return self.name or self.title
 
 
+#: The formats of ``nondeterministic-ops``; the first is the default.
+FORMATS = ("table", "list")
+
+#: The role a list names an operation with, by how the Python domain
+#: documents it; any other operation is a literal linked to its page.
+XREF_ROLES = {"class": "class", "function": "func", "method": "meth"}
+
+
+def format_option(argument: str | None) -> str:
+    return directives.choice(single_line(argument).lower(), FORMATS)
+
+
 class nondeterministic_ops(nodes.General, nodes.Element):  # docutils names nodes so
     """Stands for an index table until the index is known (doctree-resolved)."""
 
 
 class NondeterministicOpsDirective(SphinxDirective):
-    """``.. nondeterministic-ops::`` -- the table of every note of the project,
-    optionally only those of one ``:backend:`` or ``:pass:``."""
+    """``.. nondeterministic-ops::`` -- the table (or, with ``:format: list``,
+    the bullet list) of every note of the project, optionally only those of one
+    ``:backend:``, ``:pass:`` or ``:deterministic-algorithms:``."""
 
-    option_spec: ClassVar[OptionSpec] = {"backend": backend_option, "pass": pass_option}
+    option_spec: ClassVar[OptionSpec] = {
+        "backend": backend_option,
+        "pass": pass_option,
+        "deterministic-algorithms": deterministic_algorithms_option,
+        "format": format_option,
+    }
 
     def run(self) -> list[nodes.Node]:
         notes_domain(self.env).note_index_page(self.env.docname)
         placeholder = nondeterministic_ops(
-            backend=self.options.get("backend", ""), affected_pass=self.options.get("pass", "")
+            backend=self.options.get("backend", ""),
+            affected_pass=self.options.get("pass", ""),
+            deterministic_algorithms=self.options.get("deterministic-algorithms", ""),
+            format=self.options.get("format", FORMATS[0]),
         )
         self.set_source_info(placeholder)
         return [placeholder]
 
 
-def collect(app: Sphinx, env: BuildEnvironment) -> tuple[Entry, ...]:
-    """The index of the notes the build's builder shows, sorted by operation."""
+def collect(app: Sphinx, env: BuildEnvironment) -> dict[Entry, Note]:
+    """The index of the notes the build's builder shows, sorted by operation,
+    each entry with its note."""
     domain = notes_domain(env)
     documented_objects = python_objects(env)
-    entries = []
+    entries = {}
     for note in domain.notes():
         if not shown(app, note):
             continue
         documented = documented_objects.get(note.operation) if note.operation else None
         if documented is not None:
-            target_doc, anchor = documented.docname, documented.node_id
+            target_doc, anchor, objtype = documented.docname, documented.node_id, documented.objtype
         else:  # a page-level note, or an operation not documented as a Python object
-            target_doc, anchor = note.docname, ""
+            target_doc, anchor, objtype = note.docname, "", ""
         title = env.titles[note.docname].astext() if note.docname in env.titles else ""
-        entries.append(
-            Entry(
-                note.operation,
-                note.directive,
-                note.backend,
-                note.affected_pass,
-                note.docname,
-                target_doc,
-                anchor,
-                title,
-            )
+        entry = Entry(
+            note.operation,
+            note.directive,
+            note.backend,
+            note.affected_pass,
+            note.docname,
+            target_doc,
+            anchor,
+            title,
+            note.deterministic_algorithms,
+            note.when,
+            objtype,
         )
-    return tuple(sorted(entries, key=lambda e: (e.label, *e)))
+        entries[entry] = note
+    return {entry: entries[entry] for entry in sorted(entries, key=lambda e: (e.label, *e))}
 
 
 @dataclass
 class Published:
-    """Per build: the index the tables and the JSON show."""
+    """Per build: the index the tables, the lists and the JSON show."""
 
     entries: tuple[Entry, ...] = ()
+    #: Where each entry's note is written (a list's ``:when:`` text is parsed
+    #: there); not part of what the pages are written with.
+    notes: dict[Entry, Note] = field(default_factory=dict)
     export_json: bool = True  #: ``reprodocs_export_json``, checked
 
 
@@ -123,9 +184,11 @@ def publish(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """``env-updated``: keep the index for the build, and have the pages
     showing it written again if the output's were written with another
     (Sphinx would only write again pages whose source changed)."""
-    entries = collect(app, env)
+    notes = collect(app, env)
+    entries = tuple(notes)
     published = build_state(env, Published)
     published.entries = entries
+    published.notes = notes
     published.export_json = checked_setting(
         app, "reprodocs_export_json", lambda value: isinstance(value, bool), "True or False", True
     )
@@ -135,24 +198,199 @@ def publish(app: Sphinx, env: BuildEnvironment) -> list[str]:
     return sorted(notes_domain(env).index_pages)
 
 
+def chosen_entries(placeholder: nondeterministic_ops, entries: Iterable[Entry]) -> list[Entry]:
+    """The entries a table or list shows: those its filters let through."""
+    # .get: a placeholder pickled by reprodocs before ":format:" has no such keys.
+    deterministic_algorithms = placeholder.get("deterministic_algorithms", "")
+    return [
+        entry
+        for entry in entries
+        if placeholder["backend"] in ("", entry.backend)
+        and placeholder["affected_pass"] in ("", entry.affected_pass)
+        and deterministic_algorithms in ("", entry.deterministic_algorithms)
+    ]
+
+
+def replace_placeholder(placeholder: nondeterministic_ops, replacement: nodes.Element) -> None:
+    replacement.source, replacement.line = placeholder.source, placeholder.line
+    placeholder.replace_self(replacement)
+
+
+def nothing_noted() -> nodes.paragraph:
+    """What a table or list is replaced with when it shows nothing."""
+    return nodes.paragraph(
+        "", _("No operation in this documentation is noted as nondeterministic.")
+    )
+
+
 def render_tables(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """``doctree-resolved``: each table of the page (the lists are made before)."""
     entries = build_state(app.env, Published).entries
-    for placeholder in doctree.findall(nondeterministic_ops):
-        chosen = [
-            entry
-            for entry in entries
-            if placeholder["backend"] in ("", entry.backend)
-            and placeholder["affected_pass"] in ("", entry.affected_pass)
+    for placeholder in list(doctree.findall(nondeterministic_ops)):
+        chosen = chosen_entries(placeholder, entries)
+        replace_placeholder(
+            placeholder, table(app.builder, docname, chosen) if chosen else nothing_noted()
+        )
+
+
+class RenderLists(SphinxPostTransform):
+    """Each ``:format: list`` of the page, made of the pending cross-references
+    a hand-written list holds, before Sphinx resolves them."""
+
+    default_priority = 5  # before sphinx.transforms.post_transforms.ReferencesResolver (10)
+
+    def run(self, **kwargs: Any) -> None:
+        if not notes_domain(self.env).index_pages:
+            return  # no table or list anywhere
+        placeholders = [
+            node
+            for node in self.document.findall(nondeterministic_ops)
+            if node.get("format") == "list"
         ]
-        replacement: nodes.Element
-        if chosen:
-            replacement = table(app.builder, docname, chosen)
+        if not placeholders:
+            return
+        published = build_state(self.env, Published)
+        with reading_context(self.env, self.env.docname):
+            for placeholder in placeholders:
+                chosen = chosen_entries(placeholder, published.entries)
+                replace_placeholder(
+                    placeholder,
+                    self.bullet_list(chosen, published.notes) if chosen else nothing_noted(),
+                )
+
+    def bullet_list(self, entries: list[Entry], notes: dict[Entry, Note]) -> nodes.bullet_list:
+        """One item per operation and condition, in the table's order: the
+        operation, then "when" and the condition."""
+        items = nodes.bullet_list(bullet="*", classes=["nondeterministic-ops"])
+        seen = set()
+        for entry in entries:
+            item_key = (entry.label, entry.target_doc, entry.anchor, entry.objtype, entry.when)
+            if item_key in seen:  # the same words twice (say, a CUDA and a cuDNN note)
+                continue
+            seen.add(item_key)
+            operation = self.operation(entry)
+            paragraph = nodes.paragraph()
+            if entry.when:
+                note = notes[entry]
+                condition = self.parse_inline(entry.when, *self.written_at(note))
+                paragraph += fill_in(
+                    _("%(operation)s when %(condition)s"),
+                    operation=operation,
+                    condition=condition,
+                )
+            else:
+                paragraph += operation
+            items += nodes.list_item("", paragraph)
+        return items
+
+    def operation(self, entry: Entry) -> list[nodes.Node]:
+        """The operation as a cross-reference of the kind the Python domain
+        documents it, or as a literal (its page's title for a page-level note)
+        linked to where it is documented."""
+        role = XREF_ROLES.get(entry.objtype)
+        if role and _PYTHON_NAME.match(entry.name):
+            return self.parse_inline(f":py:{role}:`{entry.name}`", *self.placeholder_at())
+        label: nodes.Node
+        label = nodes.literal(entry.name, entry.name) if entry.name else nodes.Text(entry.title)
+        xref = addnodes.pending_xref(
+            "",
+            label,
+            refdomain=ReproducibilityDomain.name,
+            reftype=PAGE_XREF,
+            reftarget=entry.target_doc,
+            refanchor=entry.anchor,
+            refexplicit=True,
+            refdoc=self.env.docname,
+        )
+        return [xref]
+
+    def written_at(self, note: Note) -> tuple[str, int]:
+        """Where *note* is written, as a node's source and line."""
+        source = note.source or os.path.abspath(self.env.doc2path(note.docname))
+        return source, note.line
+
+    def placeholder_at(self) -> tuple[str, int]:
+        return self.document.get("source", ""), 0
+
+    def parse_inline(self, text: str, source: str, line: int) -> list[nodes.Node]:
+        """*text* parsed as inline reStructuredText in this page, every node
+        located at *source*, *line*. Problems are not reported: the note's
+        own wording, which holds the same text, reported them where it is
+        written."""
+        settings = self.document.settings
+        reporter = Reporter(source, Reporter.SEVERE_LEVEL + 1, Reporter.SEVERE_LEVEL + 1)
+
+        def source_and_line(lineno: int | None = None) -> tuple[str, int]:
+            return source, line
+
+        # Sphinx's roles ask the reporter where they are (a state machine tells it).
+        reporter.get_source_and_line = source_and_line
+        scratch = nodes.document(settings, reporter, source=source)
+        inliner = Inliner()
+        inliner.init_customizations(settings)
+        memo = SimpleNamespace(
+            document=scratch,
+            reporter=reporter,
+            language=rst_languages.get_language(settings.language_code, reporter),
+            inliner=inliner,
+        )
+        parent = nodes.paragraph()
+        parsed, _messages = inliner.parse(text, line, memo, parent)
+        parent += parsed
+        for node in list(parent.findall(include_self=False)):
+            if isinstance(node, nodes.Element):
+                node.source, node.line = source, line
+                node.document = self.document
+            if isinstance(node, UNSERVED) or (
+                isinstance(node, nodes.reference) and "refuri" not in node and "refid" not in node
+            ):
+                node.replace_self(nodes.Text(node.astext()))
+        return parent.children[:]
+
+
+#: A name a cross-reference role takes as it is.
+_PYTHON_NAME = re.compile(r"^[^\W\d][\w.]*$")
+
+#: Inline nodes that only a whole document's transforms would complete (or,
+#: for problems, report): written at write time, their text alone.
+UNSERVED = (
+    nodes.problematic,
+    nodes.substitution_reference,
+    nodes.footnote_reference,
+    nodes.citation_reference,
+    nodes.target,
+)
+
+
+def fill_in(message: str, **parts: list[nodes.Node]) -> list[nodes.Node]:
+    """*message*, translated, with each ``%(name)s`` replaced by nodes."""
+    filled: list[nodes.Node] = []
+    for index, piece in enumerate(re.split(r"%\((\w+)\)s", message)):
+        if index % 2:
+            filled += parts[piece]
+        elif piece:
+            filled.append(nodes.Text(piece))
+    return filled
+
+
+@contextmanager
+def reading_context(env: BuildEnvironment, docname: str) -> Iterator[None]:
+    """Roles and the default role as when *docname* is read: the list's
+    text is parsed as it would be there (its cross-references are
+    *docname*'s, and Sphinx resolves them as the page's own)."""
+    state: Any = env
+    current = getattr(state, "current_document", None)  # Sphinx 8.2 and later
+    saved = current if current is not None else dict(state.temp_data)
+    env.prepare_settings(docname)
+    try:
+        with sphinx_domains(env), rst.default_role(docname, env.config.default_role):
+            yield
+    finally:
+        if current is not None:
+            state.current_document = saved
         else:
-            replacement = nodes.paragraph(
-                "", _("No operation in this documentation is noted as nondeterministic.")
-            )
-        replacement.source, replacement.line = placeholder.source, placeholder.line
-        placeholder.replace_self(replacement)
+            state.temp_data.clear()
+            state.temp_data.update(saved)
 
 
 def table(builder: Builder, docname: str, entries: list[Entry]) -> nodes.table:
@@ -208,6 +446,8 @@ def export_json(app: Sphinx, exception: Exception | None) -> None:
                 "pass": entry.affected_pass,
                 "docname": entry.docname,
                 "uri": output_uri(builder, entry),
+                "deterministic_algorithms": entry.deterministic_algorithms or None,
+                "when": entry.when or None,
             }
             for entry in entries
         ],

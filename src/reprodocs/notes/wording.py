@@ -131,9 +131,14 @@ class Wording:
     environment: jinja2.Environment  #: finds the project's templates, then reprodocs'
     template_name: str  #: the template in use: the project's note.rst, or the set's
     reproducibility_doc: str = DEFAULT_REPRODUCIBILITY_DOC  #: the page the notes link to
+    sets: tuple[str, ...] = ()  #: the wording sets, which a note can name with ``:wording:``
 
-    def template(self) -> jinja2.Template:
-        return self.environment.get_template(self.template_name)
+    def template_for(self, wording: str = "") -> str:
+        """The template of a note worded with set *wording* ("" for the site's)."""
+        return set_template(wording) if wording else self.template_name
+
+    def template(self, wording: str = "") -> jinja2.Template:
+        return self.environment.get_template(self.template_for(wording))
 
 
 @dataclass
@@ -150,11 +155,12 @@ def choose_wording(app: Sphinx) -> None:
     conf.py) the default set."""
     search_path = project_templates(app)
     environment = template_environment(search_path)
+    sets = wording_sets(environment)
     try:
         loader(environment).get_source(environment, NOTE_TEMPLATE)
         template = NOTE_TEMPLATE
     except jinja2.TemplateNotFound:
-        template = set_template(chosen_set(app, wording_sets(environment)))
+        template = set_template(chosen_set(app, sets))
     reproducibility_doc = checked_setting(
         app,
         "reprodocs_reproducibility_doc",
@@ -163,7 +169,7 @@ def choose_wording(app: Sphinx) -> None:
         DEFAULT_REPRODUCIBILITY_DOC,
     )
     build_state(app.env, WordingState).wording = Wording(
-        environment, template, reproducibility_doc.strip("/ ")
+        environment, template, reproducibility_doc.strip("/ "), tuple(sets)
     )
 
 
@@ -188,21 +194,26 @@ def wording_of(env: BuildEnvironment) -> Wording:
     builder chose one)."""
     state = build_state(env, WordingState)
     if state.wording is None:
-        state.wording = Wording(template_environment(()), set_template(DEFAULT_SET))
+        environment = template_environment(())
+        state.wording = Wording(
+            environment, set_template(DEFAULT_SET), sets=tuple(wording_sets(environment))
+        )
     return state.wording
 
 
 def wording_fingerprint(env: BuildEnvironment) -> str:
-    """A digest of everything the notes' wording is made of: the sources of the
-    template in use and of the templates it names, the catalog files of the
-    language, the page the notes link to, and reprodocs' own version (the
-    code that renders them). Equal bytes give an equal digest, whatever the
-    files' times."""
+    """A digest of everything the notes' wording is made of: the name of the
+    template in use, the sources of every template a note may use (the one in
+    use and every wording set, which a note names with ``:wording:``) and of
+    the templates they name, the catalog files of the language, the page the
+    notes link to, and reprodocs' own version (the code that renders them).
+    Equal bytes give an equal digest, whatever the files' times."""
     wording = wording_of(env)
     parts = [("reprodocs", __version__.encode())]
+    parts.append(("template", wording.template_name.encode()))
+    names = [wording.template_name, *map(set_template, wording.sets)]
     parts += [
-        (name, source.encode())
-        for name, source in template_sources(wording.environment, wording.template_name)
+        (name, source.encode()) for name, source in template_sources(wording.environment, *names)
     ]
     parts.append(("reprodocs_reproducibility_doc", wording.reproducibility_doc.encode()))
     # The files Sphinx's locale.init loads for the catalog (the language, then its parents).
@@ -214,11 +225,11 @@ def wording_fingerprint(env: BuildEnvironment) -> str:
     return digest.hexdigest()
 
 
-def template_sources(environment: jinja2.Environment, name: str) -> list[tuple[str, str]]:
-    """The source of template *name* and of every template it includes,
-    imports or extends by a constant name, recursively; "" for a missing one."""
+def template_sources(environment: jinja2.Environment, *names: str) -> list[tuple[str, str]]:
+    """The sources of templates *names* and of every template they include,
+    import or extend by a constant name, recursively; "" for a missing one."""
     sources: dict[str, str] = {}
-    pending = [name]
+    pending = list(names)
     while pending:
         name = pending.pop()
         if name in sources:

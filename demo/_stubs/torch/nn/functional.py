@@ -4,7 +4,8 @@ taking their weights as arguments."""
 # Documentation stub, not PyTorch: the signatures and docstrings follow
 # PyTorch 1.4 (shortened), the functions compute nothing. The reproducibility
 # notes are the reprodocs directives that PyTorch 1.4 pulled in with
-# ``.. include::``.
+# ``.. include::``; what torch.use_deterministic_algorithms(True) does to an
+# operation, and when, is PyTorch 2.x's (its docstring's two lists).
 
 
 # Convolution functions
@@ -110,6 +111,8 @@ def embedding_bag(
     instantiating the intermediate embeddings.
 
     .. cuda-deterministic-backward::
+       :deterministic-algorithms: raises
+       :when: attempting to differentiate a CUDA tensor and *mode* is ``"max"``
 
     :param input: bags of indices into *weight*
     :param weight: the embedding matrix, one row per index
@@ -137,6 +140,8 @@ def ctc_loss(
     .. cudnn-deterministic::
 
     .. cuda-deterministic-backward::
+       :deterministic-algorithms: raises
+       :when: attempting to differentiate a CUDA tensor
 
     :param log_probs: ``(T, N, C)`` log-probabilities of the output classes,
         e.g. from :func:`log_softmax`
@@ -182,6 +187,9 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     ``"bilinear"``, ``"bicubic"``, ``"trilinear"`` or ``"area"``.
 
     .. cuda-deterministic-backward::
+       :deterministic-algorithms: raises
+       :when: attempting to differentiate a CUDA tensor and *mode* is ``"linear"``,
+          ``"bilinear"``, ``"bicubic"`` or ``"trilinear"``
 
     :param input: the input tensor
     :param size: output spatial size
@@ -229,6 +237,8 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
     given by *grid*.
 
     .. cuda-deterministic-backward::
+       :deterministic-algorithms: raises
+       :when: attempting to differentiate a CUDA tensor
 
     :param input: input of shape ``(N, C, H_in, W_in)`` (4D) or
         ``(N, C, D_in, H_in, W_in)`` (5D)
