@@ -80,6 +80,8 @@ elif html_theme == "pytorch_sphinx_theme2":  # set up as demo/pytorch2/conf.py s
     templates_path = _bench_demo["templates_path"]
     html_theme_options = _bench_demo["html_theme_options"]
     html_context = _bench_demo["html_context"]
+if _bench_os.environ.get("BENCH_MENU") == "nosidebar":  # the same theme, no sidebar to pay for
+    html_sidebars = {"**": []}
 """
 
 GENERATED_CONF = """\
@@ -126,14 +128,16 @@ OPTIONAL_THEMES = ("pytorch_sphinx_theme2",)
 FLOOR = ("basic", "sphinx")
 
 
-#: (theme, menu): menu "linear" with the extension, "sphinx" without it. The
-#: reprodocs theme always sets the extension up.
+#: (theme, menu): menu "linear" with the extension, "sphinx" without it,
+#: "nosidebar" the same theme without it and with html_sidebars = {"**": []}
+#: (what the theme costs when its sidebar costs nothing). The reprodocs theme
+#: always sets the extension up.
 def configurations(themes: list[str]) -> list[tuple[str, str]]:
     configs = [FLOOR]
     for theme in themes:
         configs.append((theme, "linear"))
         if theme != "reprodocs":
-            configs.append((theme, "sphinx"))
+            configs += [(theme, "sphinx"), (theme, "nosidebar")]
     return configs
 
 
@@ -251,6 +255,9 @@ def summary(results: dict) -> list[dict]:
         floor = cpus.get((row["name"], *FLOOR))
         row["vs_without"] = row["cpu"] / without if without and row["menu"] == "linear" else None
         row["vs_floor"] = row["cpu"] / floor if floor else None
+        alone = cpus.get((row["name"], row["theme"], "nosidebar"))
+        menued = row["menu"] in ("linear", "sphinx")
+        row["vs_nosidebar"] = row["cpu"] / alone if alone and menued else None
     order = [FLOOR[0], *THEMES]
     return sorted(
         rows,
@@ -261,19 +268,20 @@ def summary(results: dict) -> list[dict]:
 def table(results: dict) -> str:
     """The results as a reStructuredText table (docs/performance.rst)."""
     header = ("site", "pages", "theme", "menu", "wall s", "CPU s", "CPU ms per page",
-              "peak RSS MB", "CPU × without", "CPU × floor")  # fmt: skip
+              "peak RSS MB", "CPU × without", "CPU × no sidebar", "CPU × floor")  # fmt: skip
 
     def ratio(value: float | None) -> str:
         return f"{value:.3f}" if value is not None else "–"
 
     lines = [".. csv-table::", "   :header: " + ", ".join(f'"{h}"' for h in header), ""]
     for r in summary(results):
-        menu = "floor (no menu)" if (r["theme"], r["menu"]) == FLOOR else (
-            "reprodocs.navigation" if r["menu"] == "linear" else "Sphinx's"
-        )  # fmt: skip
+        menu = "floor (no menu)" if (r["theme"], r["menu"]) == FLOOR else {
+            "linear": "reprodocs.navigation", "sphinx": "Sphinx's", "nosidebar": "no sidebar"
+        }[r["menu"]]  # fmt: skip
         cells = (r["site"], r["pages"], r["theme"], menu, f"{r['wall']:.1f}", f"{r['cpu']:.1f}",
                  f"{r['cpu_per_page_ms']:.1f}", f"{r['max_rss_mb']:.0f}",
-                 ratio(r["vs_without"]), ratio(r["vs_floor"]))  # fmt: skip
+                 ratio(r["vs_without"]), ratio(r["vs_nosidebar"]),
+                 ratio(r["vs_floor"]))  # fmt: skip
         lines.append("   " + ", ".join(f'"{cell}"' for cell in cells))
     counts = sorted({len(entry["runs"]) for entry in results["runs"].values()})
     runs = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
@@ -345,8 +353,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--theme", action="append", choices=THEMES, help="themes (default: all)")
     parser.add_argument(
-        "--menu", action="append", choices=("linear", "sphinx", "floor"),
-        help="which builds: with the extension, without, the floor (default: all)",
+        "--menu", action="append", choices=("linear", "sphinx", "nosidebar", "floor"),
+        help="which builds: with the extension, without, the same theme without its "
+        "sidebar, the floor (default: all)",
     )  # fmt: skip
     parser.add_argument("-r", "--repeats", type=int, default=1, help="runs per configuration")
     parser.add_argument(
@@ -378,7 +387,7 @@ def main(argv: list[str] | None = None) -> int:
             sites.append(("django", django_site()))
         if args.site == "pytorch":
             sites.append(("pytorch", pytorch_site()))
-        menus = args.menu or ["linear", "sphinx", "floor"]
+        menus = args.menu or ["linear", "sphinx", "nosidebar", "floor"]
         configs = [
             (theme, menu)
             for theme, menu in configurations(args.theme or default_themes())
