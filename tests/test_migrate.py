@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import locale
 import os
+import re
 import shutil
 import signal
 import stat
@@ -95,16 +96,26 @@ def test_diff_mode_prints_a_unified_diff_and_changes_nothing(tree, capsys, monke
         "    Note:",
         "        {cudnn_reproducibility_note}",
     ]
+    # The site's wording is PyTorch 1.4's (the default --wording): each note
+    # keeps the 2.x placeholder's words with :wording:.
     assert added == [
         ".. cuda-deterministic::",
+        "   :wording: pytorch-2",
         ".. cuda-deterministic-backward::",
+        "   :wording: pytorch-2",
         ".. cudnn-deterministic::",
+        "   :wording: pytorch-2",
         "    .. cuda-deterministic-backward::",
+        "       :wording: pytorch-2",
         "    .. cudnn-deterministic::",
+        "       :wording: pytorch-2",
         "    .. cuda-deterministic-backward::",
+        "       :wording: pytorch-2",
         "    .. cuda-deterministic-backward::",
+        "       :wording: pytorch-2",
         "",
         "    .. cudnn-deterministic::",
+        "       :wording: pytorch-2",
     ]
 
 
@@ -134,7 +145,7 @@ def test_the_diff_is_what_write_mode_writes(tree, capsys, monkeypatch):
 
 def test_write_mode_rewrites_the_2_x_placeholders(tree, capsys):
     root = tree("pytorch-2")
-    status, _, _ = run(capsys, "--write", str(root))
+    status, _, _ = run(capsys, "--write", "--wording", "pytorch-2", str(root))
     assert status == migrate.NOTHING_TO_MIGRATE
     functional = (root / "torch/nn/functional.py").read_text()
 
@@ -361,14 +372,18 @@ def test_line_endings_encoding_and_permissions_are_kept(tmp_path, capsys):
     assert stat.S_IMODE(crlf.stat().st_mode) == 0o640
     assert latin1.read_bytes() == (
         b"# -*- coding: latin-1 -*-\n"
-        b'def f():\n    """R\xe9sum\xe9.\n\n    .. cuda-deterministic::\n    """\n'
+        b'def f():\n    """R\xe9sum\xe9.\n\n    .. cuda-deterministic::\n'
+        b'       :wording: pytorch-2\n    """\n'
     )
 
 
 # Files: read-only, owner and mode, hard links, symbolic links, killed runs
 
 NOTED = 'def f():\n    """Summary.\n\n    Note:\n        {backward_reproducibility_note}\n    """\n'
-MIGRATED = 'def f():\n    """Summary.\n\n    .. cuda-deterministic-backward::\n    """\n'
+MIGRATED = (
+    'def f():\n    """Summary.\n\n    .. cuda-deterministic-backward::\n'
+    '       :wording: pytorch-2\n    """\n'
+)
 
 needs_root = pytest.mark.skipif(
     sys.platform == "win32" or os.geteuid() != 0,
@@ -599,8 +614,8 @@ def test_a_file_changed_while_it_is_migrated_is_left(tmp_path, capsys, monkeypat
     path.write_text(NOTED)
     read = migrate.migrate_file
 
-    def read_then_edited(source):
-        result = read(source)
+    def read_then_edited(source, *args):
+        result = read(source, *args)
         with source.open("a") as stream:
             stream.write("EDITED = True\n")
         return result
@@ -714,14 +729,13 @@ def forget_torch() -> dict:
 
 
 @pytest.fixture
-def build_docs():
+def build_html():
     """Build a tree's docs/source (autodoc imports the tree's own torch
-    package, never one imported before); return what the HTML pages say of
-    each object: its notes, {object id: [(text, link targets), ...]}, and the
-    rest of its description, {object id: text}."""
+    package, never one imported before), with no warning; return the
+    output directory."""
     imported_before = forget_torch()
 
-    def build(root: Path, **confoverrides) -> tuple[dict, dict]:
+    def build(root: Path, **confoverrides) -> Path:
         forget_torch()
         warnings = io.StringIO()  # app.warning is Sphinx 7.3 on
         # Each build's global state undone before the next one starts
@@ -739,25 +753,38 @@ def build_docs():
         finally:
             app.cleanup()
         assert warnings.getvalue() == ""
+        return Path(app.outdir)
+
+    yield build
+    forget_torch()
+    sys.modules.update(imported_before)
+
+
+@pytest.fixture
+def build_docs(build_html):
+    """Build a tree's docs/source; return what the HTML pages say of each
+    object: its notes, {object id: [(text, link targets), ...]}, and the
+    rest of its description, {object id: text}."""
+
+    def build(root: Path, **confoverrides) -> tuple[dict, dict]:
+        outdir = build_html(root, **confoverrides)
         notes: dict[str, list[tuple[str, list[str]]]] = {}
         prose: dict[str, str] = {}
-        for page in sorted(app.outdir.glob("*.html")):
+        for page in sorted(outdir.glob("*.html")):
             soup = parse_html(page)
             for note in notes_in(soup):
-                term = note.find_parent("dd").find_previous_sibling("dt")
+                description = note.find_parent("dd")
+                # A note on no description: the page's.
+                key = description.find_previous_sibling("dt")["id"] if description else page.name
                 paragraphs = note.find_all("p")[1:]  # after the title, "Note"
                 text = " ".join(text_of(p) for p in paragraphs)
-                notes.setdefault(term["id"], []).append(
-                    (text, [a["href"] for a in note.find_all("a")])
-                )
+                notes.setdefault(key, []).append((text, [a["href"] for a in note.find_all("a")]))
                 note.decompose()
             for term in soup.select("dl > dt[id]"):
                 prose[term["id"]] = text_of(term.find_next_sibling("dd"))
         return notes, prose
 
-    yield build
-    forget_torch()
-    sys.modules.update(imported_before)
+    return build
 
 
 REPRODUCIBILITY_LINK = ["notes/randomness.html"]
@@ -790,7 +817,7 @@ def test_migrated_1_4_notes_render_the_included_files(tree, capsys, build_docs):
 def test_migrated_2_x_notes_render_the_2_x_sentences(tree, capsys, build_docs):
     original = tree("pytorch-2", to="original")
     migrated = tree("pytorch-2", to="migrated")
-    run(capsys, "--write", str(migrated))
+    run(capsys, "--write", "--wording", "pytorch-2", str(migrated))
 
     before, prose_before = build_docs(original)
     after, prose_after = build_docs(migrated, reprodocs_wording="pytorch-2")
@@ -823,6 +850,34 @@ def test_migrated_2_x_notes_render_the_2_x_sentences(tree, capsys, build_docs):
         ],
     }
     assert after == before
+
+
+def note_options_landed() -> bool:
+    from reprodocs.notes.directives import CudaDeterministic
+
+    return {"deterministic-algorithms", "when", "wording"} <= set(CudaDeterministic.option_spec)
+
+
+needs_note_options = pytest.mark.skipif(
+    not note_options_landed(),
+    reason="the note options :deterministic-algorithms:, :when: and :wording: (issue 17, "
+    "items 1 and 5) are not built yet",
+)
+
+
+@needs_note_options
+def test_on_a_site_of_another_wording_migrated_notes_keep_their_words(tree, capsys, build_docs):
+    # Migrated with the site's wording, PyTorch 1.4's (the default): each
+    # 2.x note gets :wording: pytorch-2, and says what it said.
+    original = tree("pytorch-2", to="original")
+    migrated = tree("pytorch-2", to="migrated")
+    run(capsys, "--write", str(migrated))
+
+    before, prose_before = build_docs(original)
+    after, prose_after = build_docs(migrated)
+
+    assert (after, prose_after) == (before, prose_before)
+    assert BACKWARD_2 in [text for text, _ in after["torch.bincount"]]
 
 
 def test_a_docstring_first_line_is_at_the_docstring_margin(tmp_path, capsys):
@@ -858,11 +913,12 @@ def test_a_one_line_note_of_a_placeholder_becomes_the_directive(tmp_path, capsys
     status, _, err = run(capsys, "--write", str(source))
 
     lines = source.read_text().splitlines()
-    assert lines[3] == "    .. cudnn-deterministic::"
-    assert lines[5] == "    .. note:: {backward_reproducibility_note}"
+    assert lines[3:5] == ["    .. cudnn-deterministic::", "       :wording: pytorch-2"]
+    assert lines[6] == "    .. note:: {backward_reproducibility_note}"
     assert status == migrate.LEGACY_NOTES_REMAIN
+    # The line the note left as is has in the file as written.
     assert err == (
-        f"{source}:6: left as is: {{backward_reproducibility_note}} is not a paragraph of its own\n"
+        f"{source}:7: left as is: {{backward_reproducibility_note}} is not a paragraph of its own\n"
     )
 
 
@@ -872,8 +928,741 @@ def test_a_form_feed_is_not_a_line_break(tmp_path, capsys):
     source.write_text(
         '\x0c\ndef f():\n    """Summary.\n\n    Note:\n        {cudnn_reproducibility_note}\n    """\n'
     )
-    run(capsys, "--write", str(source))
+    run(capsys, "--write", "--wording", "pytorch-2", str(source))
     assert (
         source.read_text()
         == '\x0c\ndef f():\n    """Summary.\n\n    .. cudnn-deterministic::\n    """\n'
     )
+
+
+# The lists of torch.use_deterministic_algorithms (tests/migrate/pytorch-2.13:
+# its docstring's two lists, notes as placeholders in _torch_docs.py,
+# _tensor_docs.py, nn/functional.py and nn/modules/conv.py, an include and
+# two directives already there in docs/source)
+
+LISTS = "pytorch-2.13"
+
+
+def items_of(found) -> list[tuple[int, str, str | None]]:
+    return [(item.line, item.operation, item.condition) for item in found.items]
+
+
+def test_the_two_lists_are_read_from_the_docstring(tree):
+    root = tree(LISTS)
+    _, migration, _ = migrate.migrate_file(root / "torch/__init__.py")
+
+    deterministic, raises = migration.lists
+    # Each list is known by its introduction, on line 33 and 43.
+    assert (deterministic.kind, deterministic.line) == ("deterministic", 33)
+    assert (raises.kind, raises.line) == ("raises", 43)
+    assert items_of(deterministic) == [
+        (36, "torch.nn.Conv1d", "called on CUDA tensor"),
+        (37, "torch.nn.ConvTranspose1d", "called on CUDA tensor"),
+        # "with ..." is no condition a :when: says ("when ..."): none.
+        (38, "torch.Tensor.put_", None),
+        (40, "torch.Tensor.scatter_add_", "called on a CUDA tensor"),
+        (41, "torch.index_add", "called on CUDA tensor"),
+    ]
+    assert items_of(raises) == [
+        (46, "torch.nn.AvgPool3d", "attempting to differentiate a CUDA tensor"),
+        (47, "torch.nn.MaxUnpool1d", ""),  # always
+        # Wrapped, with a list of modes: the modes after the colon.
+        (
+            48,
+            "torch.nn.functional.interpolate",
+            (
+                "attempting to differentiate a CUDA tensor and one of the following modes is "
+                "used: ``linear``, ``bilinear``"
+            ),
+        ),
+        (54, "torch.nn.CTCLoss", "attempting to differentiate a CUDA tensor"),
+        (55, "torch.Tensor.put_", "``accumulate=False``"),  # :meth:
+        (56, "torch.Tensor.put_", "``accumulate=True`` and called on a CUDA tensor"),
+        (58, "torch.histc", "called on a CUDA tensor"),
+        (59, "torch.bincount", "called on a CUDA tensor and ``weights`` tensor is given"),
+        (61, "torch.cumsum", "called on a CUDA tensor when dtype is floating point or complex"),
+        (62, "torch.median", None),
+    ]
+
+
+def test_list_items_in_every_form_of_cross_reference():
+    migration = migrate.rewrite_text(
+        "The following normally-nondeterministic operations will throw a\n"
+        ":class:`RuntimeError` when ``mode=True``:\n"
+        "\n"
+        "- :py:func:`~torch.histc` when called on a CUDA tensor\n"
+        "- :meth:`put <torch.Tensor.put_>`\n"
+        "  when ``accumulate=False``\n"
+        "- ``torch.median`` when called on a CUDA tensor\n"
+        "- :func:`torch.cumsum` when called on a CUDA tensor:\n"
+        "\n"
+        "  A paragraph, not a list.\n"
+    )
+    (found,) = migration.lists
+    assert items_of(found) == [
+        (4, "torch.histc", "called on a CUDA tensor"),
+        (5, "torch.Tensor.put_", "``accumulate=False``"),
+        (7, "", None),
+        (8, "torch.cumsum", None),
+    ]
+    assert [item.problem for item in found.items] == [
+        "",
+        "",
+        "it names no operation",
+        "its condition is more than a line of text",
+    ]
+
+
+def test_no_other_list_is_read():
+    migration = migrate.rewrite_text(
+        "The following operations are fast:\n"
+        "\n"
+        "* :func:`torch.add`\n"
+        "\n"
+        "Operations that act deterministically::\n"
+        "\n"
+        "  * :func:`torch.sub` when called on a CUDA tensor\n"
+    )
+    assert migration.lists == []
+
+
+def found_notes(root: Path) -> dict[tuple[str, int], tuple[str, tuple[str, ...]]]:
+    notes = {}
+    for source in migrate.source_files([str(root)]):
+        for note in migrate.migrate_file(source.path)[1].notes:
+            notes[str(note.path.relative_to(root)), note.line] = (note.directive, note.operations)
+    return notes
+
+
+def test_a_note_is_known_by_the_operation_it_is_on(tree):
+    root = tree(LISTS)
+    assert found_notes(root) == {
+        # autodoc's object directives around a note, in the current module
+        ("docs/source/nn.rst", 12): ("cuda-deterministic-backward", ("torch.nn.AvgPool3d",)),
+        # :op: names it
+        ("docs/source/nn.rst", 20): ("nondeterministic", ("torch.nn.MaxUnpool1d",)),
+        ("docs/source/torch.rst", 14): ("cuda-deterministic", ("torch.cumsum",)),
+        # add_docstr_all("put_", ...), which documents torch._C.TensorBase.put_
+        ("torch/_tensor_docs.py", 20): ("cuda-deterministic", ("torch.Tensor.index_add_",)),
+        ("torch/_tensor_docs.py", 33): ("cuda-deterministic", ("torch.Tensor.put_",)),
+        ("torch/_tensor_docs.py", 51): ("cuda-deterministic", ("torch.Tensor.scatter_add_",)),
+        ("torch/_torch_docs.py", 26): ("cuda-deterministic-backward", ("torch.bincount",)),
+        # conv1d = _add_docstr(torch.conv1d, ...): both names
+        ("torch/nn/functional.py", 15): (
+            "cudnn-deterministic",
+            ("torch.nn.functional.conv1d", "torch.conv1d"),
+        ),
+        ("torch/nn/functional.py", 26): ("cudnn-deterministic", ("torch.nn.functional.ctc_loss",)),
+        ("torch/nn/functional.py", 29): (
+            "cuda-deterministic-backward",
+            ("torch.nn.functional.ctc_loss",),
+        ),
+        ("torch/nn/functional.py", 45): (
+            "cuda-deterministic-backward",
+            ("torch.nn.functional.interpolate",),
+        ),
+        # a class's __doc__ = (...), where the class is defined
+        ("torch/nn/modules/conv.py", 15): (
+            "cudnn-deterministic",
+            ("torch.nn.modules.conv.Conv1d",),
+        ),
+    }
+
+
+def test_names_match_exactly_or_where_a_package_re_exports_them():
+    assert migrate.names_match("torch.histc", "torch.histc") == 2
+    assert migrate.names_match("torch.nn.Conv1d", "torch.nn.modules.conv.Conv1d") == 1
+    assert migrate.names_match("torch.nn.Conv1d.forward", "torch.nn.modules.conv.Conv1d.forward")
+    assert not migrate.names_match("torch.index_add", "torch.Tensor.index_add_")
+    assert not migrate.names_match("torch.nn.CTCLoss", "torch.nn.functional.ctc_loss")
+    assert not migrate.names_match("torch.nn.Conv1d", "torch.nn.Conv1d.forward")
+    assert not migrate.names_match("torch.nn.Conv1d", "torchvision.nn.Conv1d")
+
+
+def option_block(text: str, directive_line: str) -> list[str]:
+    """The directive line and its options, as they are in *text*."""
+    lines = text.splitlines()
+    start = lines.index(directive_line)
+    end = start + 1
+    while end < len(lines) and lines[end].strip().startswith(":"):
+        end += 1
+        while end < len(lines) and lines[end].startswith(" " * (len(directive_line) + 3)):
+            end += 1  # an option's value goes on
+    return lines[start:end]
+
+
+def test_matched_notes_get_what_deterministic_mode_does_and_when(tree, capsys):
+    root = tree(LISTS)
+    status, _, _ = run(capsys, "--write", "--wording", "pytorch-2", str(root))
+    assert status == migrate.LEGACY_NOTES_REMAIN  # items kept by hand
+
+    conv = (root / "torch/nn/modules/conv.py").read_text()
+    # torch.nn.Conv1d, as torch.nn re-exports torch.nn.modules.conv.Conv1d
+    assert option_block(conv, "    .. cudnn-deterministic::") == [
+        "    .. cudnn-deterministic::",
+        "       :deterministic-algorithms: deterministic",
+        "       :when: called on CUDA tensor",
+    ]
+    tensor_docs = (root / "torch/_tensor_docs.py").read_text()
+    put, scatter_add = [
+        option_block("\n".join(tensor_docs.splitlines()[start:]), ".. cuda-deterministic::")
+        for start in (28, 45)
+    ]
+    # Of the three items of torch.Tensor.put_, its CUDA note fits the two of
+    # the raises list; it goes to the one naming CUDA tensors. (The item on
+    # CPU tensors fits no CUDA note.)
+    assert put == [
+        ".. cuda-deterministic::",
+        "   :deterministic-algorithms: raises",
+        "   :when: ``accumulate=True`` and called on a CUDA tensor",
+    ]
+    assert scatter_add == [
+        ".. cuda-deterministic::",
+        "   :deterministic-algorithms: deterministic",
+        "   :when: called on a CUDA tensor",
+    ]
+    # A long condition is wrapped, as a field's body goes on.
+    functional = (root / "torch/nn/functional.py").read_text()
+    assert (
+        "    .. cuda-deterministic-backward::\n"
+        "       :deterministic-algorithms: raises\n"
+        "       :when: attempting to differentiate a CUDA tensor and one of the following modes\n"
+        "          is used: ``linear``, ``bilinear``\n"
+        '    """\n'
+    ) in functional
+    # Directives already there get the options after their own.
+    nn = (root / "docs/source/nn.rst").read_text()
+    assert option_block(nn, "   .. cuda-deterministic-backward::") == [
+        "   .. cuda-deterministic-backward::",
+        "      :deterministic-algorithms: raises",
+        "      :when: attempting to differentiate a CUDA tensor",
+    ]
+    # An item without a condition: no :when:.
+    assert nn.endswith(
+        ".. nondeterministic::\n"
+        "   :op: torch.nn.MaxUnpool1d\n"
+        "   :pass: forward\n"
+        "   :deterministic-algorithms: raises\n"
+    )
+    # An include, as a placeholder, becomes a directive with the options.
+    assert option_block(
+        (root / "docs/source/torch.rst").read_text(), "   .. cuda-deterministic::"
+    ) == [
+        "   .. cuda-deterministic::",
+        "      :deterministic-algorithms: raises",
+        "      :when: called on a CUDA tensor when dtype is floating point or complex",
+        "      :wording: pytorch-1.4",
+    ]
+    # The notes that are in neither list get no such option.
+    for name in ("_torch_docs.py", "_tensor_docs.py", "nn/functional.py"):
+        text = (root / "torch" / name).read_text()
+        migrated = re.findall(r"\.\. (?:cuda|cudnn)-deterministic(?:-backward)?::", text)
+        assert text.count(":deterministic-algorithms:") < len(migrated), name
+
+
+MIGRATED_INIT = """\
+    The following normally-nondeterministic operations will act
+    deterministically when ``mode=True``:
+
+        .. nondeterministic-ops::
+           :format: list
+           :deterministic-algorithms: deterministic
+
+        * :class:`torch.nn.ConvTranspose1d` when called on CUDA tensor
+        * :func:`torch.Tensor.put_` with ``accumulate=True`` when called on a CPU
+          tensor
+        * :func:`torch.index_add` when called on CUDA tensor
+
+    The following normally-nondeterministic operations will throw a
+    :class:`RuntimeError` when ``mode=True``:
+
+        .. nondeterministic-ops::
+           :format: list
+           :deterministic-algorithms: raises
+
+        * :class:`torch.nn.CTCLoss` when attempting to differentiate a CUDA tensor
+        * :meth:`torch.Tensor.put_` when ``accumulate=False``
+        * :func:`torch.histc` when called on a CUDA tensor
+        * :func:`torch.bincount` when called on a CUDA tensor and ``weights``
+          tensor is given
+        * :func:`torch.median` with indices output when called on a CUDA tensor
+
+    Note that deterministic operations"""
+
+
+def test_the_lists_become_directives_and_the_items_without_a_note_stay(tree, capsys):
+    root = tree(LISTS)
+    run(capsys, "--write", str(root))
+
+    assert MIGRATED_INIT in (root / "torch/__init__.py").read_text()
+
+
+def test_nothing_is_dropped(tree, capsys):
+    # Every item of the lists is, after migration, either a note's
+    # (:deterministic-algorithms: and :when: as the item said) or still in
+    # the list by hand, in its own words.
+    root = tree(LISTS)
+    before = migrate.migrate_file(root / "torch/__init__.py")[1].lists
+    run(capsys, "--write", "--wording", "pytorch-2", str(root))
+
+    said = set()
+    for source in migrate.source_files([str(root)]):
+        for note in migrate.migrate_file(source.path)[1].notes:
+            if "deterministic-algorithms" in note.options:
+                said.add(
+                    (
+                        note.operations[0].replace(".modules.conv", ""),
+                        note.options["deterministic-algorithms"],
+                        note.options.get("when", ""),
+                    )
+                )
+    original = (TREES / LISTS / "torch/__init__.py").read_text().splitlines()
+    after = (root / "torch/__init__.py").read_text()
+    kept = [line for found in before for line in (i.line for i in found.items)]
+    for found in before:
+        for item in found.items:
+            noted = (item.operation, found.kind, item.condition) in said
+            by_hand = original[item.line - 1] in after.splitlines()
+            assert noted != by_hand, item
+            if by_hand:
+                kept.remove(item.line)
+    assert len(said) == 7
+    assert len(kept) == 7  # the noted items
+
+
+LIST_REPORTS = [
+    (
+        "torch/__init__.py:{33}: the list of operations that act deterministically: "
+        "items from notes: 2, kept by hand: 3 (of 5)"
+    ),
+    (
+        "torch/__init__.py:{37}: torch.nn.ConvTranspose1d has no note: "
+        "the item stays in the list, kept by hand"
+    ),
+    (
+        "torch/__init__.py:{38}: torch.Tensor.put_ has a note, but its condition does not begin "
+        "with “when”: the item stays in the list, kept by hand"
+    ),
+    "torch/__init__.py:{41}: torch.index_add has no note: the item stays in the list, kept by hand",
+    (
+        "torch/__init__.py:{43}: the list of operations that throw a RuntimeError: "
+        "items from notes: 5, kept by hand: 5 (of 10)"
+    ),
+    "torch/__init__.py:{54}: torch.nn.CTCLoss has no note: the item stays in the list, kept by hand",
+    (
+        "torch/__init__.py:{55}: torch.Tensor.put_ has no note left that fits its condition, another "
+        "item has it (cuda-deterministic): the item stays in the list, kept by hand"
+    ),
+    "torch/__init__.py:{58}: torch.histc has no note: the item stays in the list, kept by hand",
+    (
+        "torch/__init__.py:{59}: torch.bincount has no note that fits its condition (its notes: "
+        "cuda-deterministic-backward): the item stays in the list, kept by hand"
+    ),
+    "torch/__init__.py:{62}: torch.median has no note: the item stays in the list, kept by hand",
+    (
+        "torch/_tensor_docs.py:{20}: in neither list: the cuda-deterministic note of "
+        "torch.Tensor.index_add_"
+    ),
+    (
+        "torch/_torch_docs.py:{26}: in neither list: the cuda-deterministic-backward note of "
+        "torch.bincount"
+    ),
+    (
+        "torch/nn/functional.py:{15}: in neither list: the cudnn-deterministic note of "
+        "torch.nn.functional.conv1d"
+    ),
+    (
+        "torch/nn/functional.py:{26}: in neither list: the cudnn-deterministic note of "
+        "torch.nn.functional.ctc_loss"
+    ),
+    (
+        "torch/nn/functional.py:{29}: in neither list: the cuda-deterministic-backward note of "
+        "torch.nn.functional.ctc_loss"
+    ),
+]
+
+
+def reports(lines: dict[int, int] | None = None) -> list[str]:
+    return [
+        re.sub(r"\{(\d+)\}", lambda m: str((lines or {}).get(int(m[1]), int(m[1]))), line)
+        for line in LIST_REPORTS
+    ]
+
+
+def test_items_without_a_note_and_notes_in_neither_list_are_reported(tree, capsys, monkeypatch):
+    monkeypatch.chdir(tree(LISTS))
+
+    status, out, err = run(capsys, "torch", "docs")
+
+    assert status == migrate.LEGACY_NOTES_REMAIN
+    assert "+++ torch/__init__.py" in out
+    assert err.splitlines() == reports()
+
+
+def test_lists_migration_is_idempotent_and_reports_with_the_new_lines(tree, capsys, monkeypatch):
+    root = tree(LISTS)
+    monkeypatch.chdir(root)
+
+    status, _, err = run(capsys, "--write", "torch", "docs")
+
+    # Where the reported lines are in the files as written.
+    moved = {33: 33, 37: 40, 38: 41, 41: 43, 43: 45, 54: 52, 55: 53, 58: 54, 59: 55, 62: 57}
+    moved |= {20: 20, 26: 26, 15: 15, 29: 29}
+    assert status == migrate.LEGACY_NOTES_REMAIN
+    assert err.splitlines() == reports(moved)
+    init = Path("torch/__init__.py").read_text().splitlines()
+    for report in reports(moved)[:10]:
+        line, operation = re.match(r"torch/__init__.py:(\d+): (\S+)", report).groups()
+        if operation == "the":  # a list's report, at its introduction
+            assert init[int(line) - 1].startswith("    The following")
+        else:
+            assert f"`{operation}`" in init[int(line) - 1]
+    migrated = snapshot(root)
+
+    # Run again: nothing to change, the same items and notes reported; each
+    # list's report is at its directive now, and counts what is left.
+    for arguments in ([], ["--write"]):
+        status, out, err = run(capsys, *arguments, "torch", "docs")
+        assert (status, out) == (migrate.LEGACY_NOTES_REMAIN, "")
+        assert snapshot(root) == migrated
+        again = reports(moved)
+        again[0] = (
+            "torch/__init__.py:36: the list of operations that act deterministically: "
+            "items from notes: 0, kept by hand: 3 (of 3)"
+        )
+        again[4] = (
+            "torch/__init__.py:48: the list of operations that throw a RuntimeError: "
+            "items from notes: 0, kept by hand: 5 (of 5)"
+        )
+        assert err.splitlines() == again
+        assert init[35].strip() == init[47].strip() == ".. nondeterministic-ops::"
+
+
+def test_an_item_whose_note_is_written_later_leaves_the_list(tree, capsys):
+    # After migration, someone writes torch.histc's note with what its item
+    # said: migrate takes the item off the list kept by hand.
+    root = tree(LISTS)
+    run(capsys, "--write", str(root))
+    torch_rst = root / "docs/source/torch.rst"
+    torch_rst.write_text(
+        torch_rst.read_text().replace(
+            ".. autofunction:: histc\n",
+            ".. autofunction:: histc\n\n"
+            "   .. cuda-deterministic::\n"
+            "      :deterministic-algorithms: raises\n"
+            "      :when: called on a CUDA tensor\n",
+        )
+    )
+    torch_rst_written = torch_rst.read_text()
+
+    status, _, err = run(capsys, "--write", str(root))
+
+    assert status == migrate.LEGACY_NOTES_REMAIN  # the other items kept by hand
+    init = (root / "torch/__init__.py").read_text()
+    assert ":func:`torch.histc`" not in init
+    assert (
+        MIGRATED_INIT.replace("        * :func:`torch.histc` when called on a CUDA tensor\n", "")
+        in init
+    )
+    assert torch_rst.read_text() == torch_rst_written  # the note already said it
+    assert "items from notes: 1, kept by hand: 4 (of 5)" in err
+    assert "torch.histc" not in err
+
+
+def test_a_remainder_whose_items_all_have_notes_goes(tmp_path, capsys):
+    source = tmp_path / "mode.py"
+    source.write_text(
+        "def use_deterministic_algorithms(mode):\n"
+        '    """Sets it.\n'
+        "\n"
+        "    The following normally-nondeterministic operations will throw a\n"
+        "    :class:`RuntimeError` when ``mode=True``:\n"
+        "\n"
+        "        .. nondeterministic-ops::\n"
+        "           :format: list\n"
+        "           :deterministic-algorithms: raises\n"
+        "\n"
+        "        * :func:`mode.histc` when called on a CUDA tensor\n"
+        "\n"
+        "    Args:\n"
+        "        mode (bool): on or off\n"
+        '    """\n'
+        "\n"
+        "\n"
+        "def histc():\n"
+        '    """Histogram.\n'
+        "\n"
+        "    .. cuda-deterministic::\n"
+        '    """\n'
+    )
+
+    status, _, err = run(capsys, "--write", str(source))
+
+    assert status == migrate.NOTHING_TO_MIGRATE
+    assert source.read_text().splitlines()[6:12] == [
+        "        .. nondeterministic-ops::",
+        "           :format: list",
+        "           :deterministic-algorithms: raises",
+        "",
+        "    Args:",
+        "        mode (bool): on or off",
+    ]
+    assert source.read_text().splitlines()[18:22] == [
+        "    .. cuda-deterministic::",
+        "       :deterministic-algorithms: raises",
+        "       :when: called on a CUDA tensor",
+        '    """',
+    ]
+    assert err == (
+        f"{source}:7: the list of operations that throw a RuntimeError: "
+        "items from notes: 1, kept by hand: 0 (of 1)\n"
+    )
+
+
+def test_a_list_no_note_would_be_in_stays_as_it_is(tree, capsys):
+    # Replaced by its directive, the list would show no operation (only the
+    # items kept by hand, after "no operation is noted").
+    root = tree("pytorch-2")
+    init = root / "torch/__init__.py"
+    init.write_text(
+        init.read_text() + '\n\ndef use_deterministic_algorithms(mode):\n    """Sets it.\n\n'
+        "    The following normally-nondeterministic operations will act\n"
+        "    deterministically when ``mode=True``:\n\n"
+        "        * :func:`torch.gather` when called on a CUDA tensor that requires grad\n"
+        '    """\n'
+    )
+    before = init.read_text()
+
+    status, _, err = run(capsys, "--write", str(root))
+
+    assert init.read_text() == before
+    assert status == migrate.LEGACY_NOTES_REMAIN
+    assert (
+        f"{init}:26: the list of operations that act deterministically stays as it is: "
+        "no note would be in it (kept by hand: 1)\n"
+        f"{init}:29: torch.gather has no note: the item stays in the list, kept by hand\n"
+    ) in err
+    # Its notes are in neither list.
+    assert "in neither list: the cuda-deterministic-backward note of torch.bincount" in err
+
+
+def test_two_notes_that_fit_equally_are_left_to_a_person(tmp_path, capsys):
+    page = tmp_path / "ops.rst"
+    page.write_text(
+        "The following normally-nondeterministic operations will throw a\n"
+        "RuntimeError when ``mode=True``:\n"
+        "\n"
+        "* :func:`ops.f` when called on a CUDA tensor\n"
+        "\n"
+        ".. py:function:: ops.f()\n"
+        "\n"
+        "   .. nondeterministic::\n"
+        "\n"
+        "   .. nondeterministic::\n"
+        "      :backend: ROCm\n"
+    )
+    before = page.read_text()
+
+    status, out, err = run(capsys, "--write", str(page))
+
+    assert (status, out, page.read_text()) == (migrate.LEGACY_NOTES_REMAIN, "", before)
+    assert (
+        f"{page}:4: ops.f has several notes that fit its condition equally (nondeterministic): "
+        "the item stays in the list, kept by hand\n"
+    ) in err
+
+
+def wordings(text: str) -> list[str]:
+    return re.findall(r":wording: (\S+)", text)
+
+
+@pytest.mark.parametrize(
+    ("site", "include", "placeholders"),
+    [
+        ("pytorch-1.4", [], ["pytorch-2"] * 9),  # the default
+        ("pytorch-2", ["pytorch-1.4"], []),
+        ("ours", ["pytorch-1.4"], ["pytorch-2"] * 9),
+    ],
+)
+def test_a_note_keeps_its_words_where_the_site_has_others(
+    tree, capsys, site, include, placeholders
+):
+    root = tree(LISTS)
+    arguments = ["--wording", site] if site != "pytorch-1.4" else []
+    run(capsys, "--write", *arguments, str(root))
+
+    assert wordings((root / "docs/source/torch.rst").read_text()) == include
+    python = [path.read_text() for path in sorted((root / "torch").rglob("*.py"))]
+    assert [w for text in python for w in wordings(text)] == placeholders
+    # A directive already there keeps the site's wording.
+    assert wordings((root / "docs/source/nn.rst").read_text()) == []
+
+
+def test_the_default_wording_is_the_extensions():
+    from reprodocs.notes.wording import DEFAULT_SET
+
+    assert migrate.DEFAULT_WORDING == DEFAULT_SET
+
+
+def test_wording_takes_a_set_name(capsys, tmp_path):
+    with pytest.raises(SystemExit) as exit_:
+        main(["migrate", "--wording", "pytorch 2", str(tmp_path)])
+    assert exit_.value.code == 2
+    assert "--wording: not the name of a wording set: 'pytorch 2'" in capsys.readouterr().err
+
+
+def list_items(page: Path) -> list[list[tuple[str, list[str]]]]:
+    """The items of use_deterministic_algorithms' lists, each list's items
+    (the generated ones and those kept by hand after them) with their links."""
+    soup = parse_html(page)
+    body = soup.find(id="torch.use_deterministic_algorithms").find_next_sibling("dd")
+    return [
+        [
+            (" ".join(item.get_text().split()), [a["href"] for a in item.find_all("a")])
+            for bullets in quote.find_all("ul")
+            if bullets.find_parent("li") is None  # not the list of modes in an item
+            for item in bullets.find_all("li", recursive=False)
+        ]
+        for quote in body.find_all("blockquote", recursive=False)
+    ]
+
+
+def list_format_landed() -> bool:
+    from reprodocs.notes.nondeterministic_ops import NondeterministicOpsDirective
+
+    return "format" in NondeterministicOpsDirective.option_spec
+
+
+@pytest.mark.skipif(
+    not (note_options_landed() and list_format_landed()),
+    reason="the note options and :format: list (issue 17, items 1, 2 and 5) are not built yet",
+)
+def test_the_lists_render_the_same_items_after_migration(tree, capsys, build_docs, build_html):
+    original = tree(LISTS, to="original")
+    migrated = tree(LISTS, to="migrated")
+    run(capsys, "--write", "--wording", "pytorch-2", str(migrated))
+
+    before = list_items(build_html(original, reprodocs_wording="pytorch-2") / "torch.html")
+    after = list_items(build_html(migrated, reprodocs_wording="pytorch-2") / "torch.html")
+
+    # Item for item the same words and links, in another order: the
+    # generated items first, sorted as the table sorts, then those kept by
+    # hand. The modes interpolate's item listed are words of its :when:.
+    interpolate = (
+        (
+            "torch.nn.functional.interpolate() when attempting to differentiate a CUDA tensor and "
+            "one of the following modes is used: linear bilinear"
+        ),
+        ["nn.functional.html#torch.nn.functional.interpolate"],
+    )
+    assert interpolate in before[1]
+    inline = (interpolate[0].replace("linear bilinear", "linear, bilinear"), interpolate[1])
+    assert sorted(after[0]) == sorted(before[0])
+    assert sorted(after[1]) == sorted([inline if i == interpolate else i for i in before[1]])
+    assert [text for text, _ in after[0][:2]] == [
+        "torch.Tensor.scatter_add_() when called on a CUDA tensor",
+        "torch.nn.Conv1d when called on CUDA tensor",
+    ]
+    # And each note is the same, but for what it now says of deterministic mode.
+    notes_before, prose_before = build_docs(original, reprodocs_wording="pytorch-2")
+    notes_after, prose_after = build_docs(migrated, reprodocs_wording="pytorch-2")
+    assert set(notes_after) == set(notes_before)
+    listed = {
+        "torch.nn.Conv1d",
+        "torch.Tensor.put_",
+        "torch.Tensor.scatter_add_",
+        "torch.nn.functional.interpolate",
+        "torch.nn.AvgPool3d",
+        "nn.html",  # torch.nn.MaxUnpool1d's, written on the page
+        "torch.cumsum",
+    }
+    for name, notes in notes_before.items():
+        if name not in listed:
+            assert notes_after[name] == notes, name
+    assert {name for name in prose_before if prose_after[name] != prose_before[name]} == {
+        "torch.use_deterministic_algorithms"
+    }
+
+
+def test_an_item_whose_note_cannot_be_written_stays_in_its_list(tree, capsys, monkeypatch):
+    # torch/nn/modules/conv.py is read-only: Conv1d's note keeps its legacy
+    # form, so its item must stay in the list (written after the notes).
+    monkeypatch.chdir(tree(LISTS))
+    conv = Path("torch/nn/modules/conv.py")
+    conv.chmod(0o444)
+    before = conv.read_text()
+
+    status, out, err = run(capsys, "--write", "torch", "docs")
+
+    assert status == migrate.FILE_ERROR
+    assert conv.read_text() == before
+    assert "rewrote torch/__init__.py\n" in out
+    init = Path("torch/__init__.py").read_text()
+    assert (
+        "           :deterministic-algorithms: deterministic\n"
+        "\n"
+        "        * :class:`torch.nn.Conv1d` when called on CUDA tensor\n"
+        "        * :class:`torch.nn.ConvTranspose1d` when called on CUDA tensor\n"
+    ) in init
+    assert "torch/nn/modules/conv.py: cannot migrate it: read-only (mode 0444)" in err
+    assert (
+        "torch/__init__.py:40: torch.nn.Conv1d: its note could not be written with the options: "
+        "the item stays in the list, kept by hand"
+    ) in err.splitlines()
+    assert (
+        "torch/nn/modules/conv.py:15: in neither list: the cudnn-deterministic note of "
+        "torch.nn.modules.conv.Conv1d"
+    ) in err.splitlines()
+    assert "act deterministically: items from notes: 1, kept by hand: 4 (of 5)" in err
+
+
+def test_an_item_whose_note_would_change_a_string_s_escapes_stays_in_its_list(tmp_path, capsys):
+    # The condition's backslash, written into a string that is not raw,
+    # would read otherwise: the note is left as is, so the item stays.
+    source = tmp_path / "ops.py"
+    source.write_text(
+        "def use_deterministic_algorithms(mode):\n"
+        '    r"""Sets it.\n'
+        "\n"
+        "    The following normally-nondeterministic operations will throw a\n"
+        "    :class:`RuntimeError` when ``mode=True``:\n"
+        "\n"
+        "        * :func:`ops.split` when called with ``\\\\d`` on a CUDA tensor\n"
+        "        * :func:`ops.join` when called on a CUDA tensor\n"
+        '    """\n'
+        "\n"
+        "\n"
+        "def split():\n"
+        '    """Split.\n'
+        "\n"
+        "    .. cuda-deterministic::\n"
+        '    """\n'
+        "\n"
+        "\n"
+        "def join():\n"
+        '    """Join.\n'
+        "\n"
+        "    .. cuda-deterministic::\n"
+        '    """\n'
+    )
+
+    status, _, err = run(capsys, "--write", str(source))
+
+    text = source.read_text()
+    assert status == migrate.LEGACY_NOTES_REMAIN
+    assert "* :func:`ops.split` when called with ``\\\\d`` on a CUDA tensor\n" in text
+    assert "* :func:`ops.join`" not in text
+    assert text.count(":deterministic-algorithms: raises") == 2  # the list's, join's
+    # The note's notice, then the lists' report.
+    assert err.splitlines() == [
+        f"{source}:18: left as is: the options of this note would change its string's escapes",
+        (
+            f"{source}:4: the list of operations that throw a RuntimeError: items from notes: 1, "
+            "kept by hand: 1 (of 2)"
+        ),
+        (
+            f"{source}:11: ops.split: its note could not be written with the options: the item "
+            "stays in the list, kept by hand"
+        ),
+        f"{source}:18: in neither list: the cuda-deterministic note of ops.split",
+    ]

@@ -1,16 +1,26 @@
-"""``python -m reprodocs migrate PATH... [--write]``: see :mod:`reprodocs.migrate`."""
+"""``python -m reprodocs migrate PATH... [--write] [--wording SET]``: see
+:mod:`reprodocs.migrate`."""
 
 from __future__ import annotations
 
 import argparse
 import locale
+import re
 import sys
 
 from sphinx.locale import init_console
 
 from reprodocs.base.i18n import CATALOG, __
 from reprodocs.base.paths import LOCALE_DIR
+from reprodocs.migrate import DEFAULT_WORDING
 from reprodocs.migrate import run as migrate
+
+
+def wording_set(name: str) -> str:
+    """A wording set's name, as ``reprodocs_wording`` takes it."""
+    if not re.fullmatch(r"[\w.+-]+", name):
+        raise argparse.ArgumentTypeError(str(__("not the name of a wording set: %r") % name))
+    return name
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,10 +38,12 @@ def main(argv: list[str] | None = None) -> int:
         description=str(
             __(
                 "Rewrite PyTorch 1.4's includes of the note files and PyTorch 2.x's "
-                "reproducibility note placeholders as reprodocs directives. Without "
-                "--write, print a unified diff and change nothing. Exit status: 0 when "
-                "no legacy note is left, 1 when some are, 2 when a file could not be "
-                "read, parsed or written."
+                "reproducibility note placeholders as reprodocs directives, and the "
+                "two lists of torch.use_deterministic_algorithms' docstring as "
+                "nondeterministic-ops directives generating them from the notes. "
+                "Without --write, print a unified diff and change nothing. Exit status: "
+                "0 when no legacy note is left, 1 when some are (or items of the lists "
+                "are kept by hand), 2 when a file could not be read, parsed or written."
             )
         ),
     )
@@ -41,8 +53,20 @@ def main(argv: list[str] | None = None) -> int:
     command.add_argument(
         "--write", action="store_true", help=str(__("rewrite the files instead of printing a diff"))
     )
+    command.add_argument(
+        "--wording",
+        type=wording_set,
+        default=DEFAULT_WORDING,
+        metavar="SET",
+        help=str(
+            __(
+                "the site's wording set (its reprodocs_wording; default: %(default)s): "
+                "a rewritten note whose words were another set's gets :wording:"
+            )
+        ),
+    )
     arguments = parser.parse_args(argv)
-    return migrate(arguments.paths, write=arguments.write)
+    return migrate(arguments.paths, write=arguments.write, wording=arguments.wording)
 
 
 if __name__ == "__main__":

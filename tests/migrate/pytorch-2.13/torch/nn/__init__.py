@@ -1,0 +1,1 @@
+from torch.nn.modules import *  # noqa: F403  (as torch/nn/__init__.py does)

@@ -1,0 +1,2 @@
+class CTCLoss:
+    r"""The Connectionist Temporal Classification loss."""
