@@ -11,6 +11,10 @@ build that finished (``build-finished`` without an exception). A build killed
 or failed half-way leaves the earlier record, so the next build writes the
 pages again; builders sharing one doctree folder each keep their own.
 A product that uses it calls ``app.setup_extension("reprodocs.base.written")``.
+
+Known gap: a build of named files only (``sphinx-build SRC OUT FILE...``)
+writes only those, yet records the digests as if it had written every page
+it asked for; no event tells an extension that a build is of that kind.
 """
 
 from __future__ import annotations
