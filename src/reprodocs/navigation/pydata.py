@@ -51,29 +51,25 @@ from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
-from docutils import nodes
 from sphinx import addnodes
-from sphinx.environment.adapters.toctree import TocTree
 from sphinx.util import logging
 
 from reprodocs.base import __version__
 from reprodocs.base.state import build_state
 from reprodocs.navigation import page_toctree, renders_html_menu
 from reprodocs.navigation.toctree import (
-    _NO_PAGE,
     UNMARKED_DIRECTORIES,
     _Item,
     _Link,
-    _LinkRecorder,
     _List,
     _marks,
     _Menu,
     _prunes,
-    _release,
-    _Renderer,
     _resolved_menu,
+    parent_map,
+    resolve_into,
+    whole_copies_differ,
 )
-from reprodocs.navigation.toctree import _list as _model_list
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -143,9 +139,7 @@ class PydataSidebars:
         """Sphinx's ``_get_toctree_ancestors``, in its order: the page and
         the documents up its toctree chain, without the root."""
         if self.parent_of is None:
-            self.parent_of = {}
-            for parent, children in env.toctree_includes.items():
-                self.parent_of |= dict.fromkeys(children, parent)
+            self.parent_of = parent_map(env)
         ancestors: list[str] = []
         seen: set[str] = set()
         while docname in self.parent_of and docname not in seen:
@@ -463,47 +457,19 @@ def _resolve_section(
     particular and not yet pruned to a depth (as ``toctree._resolve`` does for
     the root document)."""
     env = builder.env
-    docnames: list[str] = []
-    recorder = _LinkRecorder(docnames, builder.tags)
-    render = _Renderer(builder, docnames)
-    menu = _Menu(lists=[], links_to={})
     state.ancestors(env, ancestor)  # the parent map, made once
-    menu.parent_of = state.parent_of or {}
     if state.whole_copies_differ is None:
-        state.whole_copies_differ = {
-            docname
-            for docname, toc in env.tocs.items()
-            if env.metadata[docname].get("tocdepth", 0) <= 0
-            and next(toc.findall(addnodes.only), None) is not None
-        }
-    menu.whole_copies_differ = state.whole_copies_differ
-    adapter = TocTree(env)
+        state.whole_copies_differ = whole_copies_differ(env)
+    menu = _Menu(
+        lists=[],
+        links_to={},
+        parent_of=state.parent_of or {},
+        whole_copies_differ=state.whole_copies_differ,
+    )
     # As the theme: the toctrees of a copy of the section page's table of
     # contents (resolving one moves its caption's translation id).
-    for toctree_node in env.tocs[ancestor].deepcopy().findall(addnodes.toctree):
-        resolved = adapter.resolve(
-            _NO_PAGE,
-            recorder,  # type: ignore[arg-type]
-            toctree_node,
-            prune=False,
-            titles_only=titles_only,
-            collapse=False,
-            includehidden=includehidden,
-        )
-        if resolved is None:
-            continue
-        caption = ""
-        for child in resolved.children:
-            if isinstance(child, nodes.title):
-                caption = render.node(child)
-            elif isinstance(child, nodes.bullet_list):
-                top = _model_list(child, caption, None, render, menu)
-                top.toctree_maxdepth = toctree_node.get("maxdepth", -1)
-                menu.lists.append(top)
-                caption = ""
-        _release(resolved)
-    menu.renders_as_sphinx = render.as_builder
-    return menu
+    toctrees = env.tocs[ancestor].deepcopy().findall(addnodes.toctree)
+    return resolve_into(menu, builder, toctrees, titles_only, includehidden)
 
 
 def _as_soup_writes(menu: _Menu) -> _Section:

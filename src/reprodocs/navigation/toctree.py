@@ -20,7 +20,7 @@ from sphinx.util.osutil import relative_uri
 from reprodocs.base.state import build_state
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
 
     from sphinx.environment import BuildEnvironment
 
@@ -369,25 +369,36 @@ def _resolve(builder: StandaloneHTMLBuilder, titles_only: bool, includehidden: b
     """What ``global_toctree_for_doc`` resolves, for no page in particular and
     not yet pruned to a depth: the marks of a page are set before pruning."""
     env = builder.env
-    docnames: list[str] = []
-    recorder = _LinkRecorder(docnames, builder.tags)
-    render = _Renderer(builder, docnames)
-    menu = _Menu(lists=[], links_to={})
-    for parent, children in env.toctree_includes.items():
-        menu.parent_of |= dict.fromkeys(children, parent)
+    menu = _Menu(
+        lists=[],
+        links_to={},
+        parent_of=parent_map(env),
+        whole_copies_differ=whole_copies_differ(env),
+    )
     menu.directories.update(
         builder.get_target_uri(docname).rpartition("/")[0] for docname in env.found_docs
     )
-    menu.whole_copies_differ = {
-        docname
-        for docname, toc in env.tocs.items()
-        if env.metadata[docname].get("tocdepth", 0) <= 0
-        and next(toc.findall(addnodes.only), None) is not None
-    }
-    adapter = TocTree(env)
     # Not env.master_doctree: a cached property, which would be pickled with
     # the environment when read before the end of the reading phase.
-    for toctree_node in env.get_doctree(env.config.root_doc).findall(addnodes.toctree):
+    toctrees = env.get_doctree(env.config.root_doc).findall(addnodes.toctree)
+    return resolve_into(menu, builder, toctrees, titles_only, includehidden)
+
+
+def resolve_into(
+    menu: _Menu,
+    builder: StandaloneHTMLBuilder,
+    toctrees: Iterable[addnodes.toctree],
+    titles_only: bool,
+    includehidden: bool,
+) -> _Menu:
+    """*menu*, its lists those of *toctrees* resolved by Sphinx's own
+    ``TocTree.resolve`` for no page in particular, unpruned, each link
+    rendered once."""
+    docnames: list[str] = []
+    recorder = _LinkRecorder(docnames, builder.tags)
+    render = _Renderer(builder, docnames)
+    adapter = TocTree(builder.env)
+    for toctree_node in toctrees:
         resolved = adapter.resolve(
             _NO_PAGE,
             recorder,  # type: ignore[arg-type]
@@ -411,6 +422,25 @@ def _resolve(builder: StandaloneHTMLBuilder, titles_only: bool, includehidden: b
         _release(resolved)
     menu.renders_as_sphinx = render.as_builder
     return menu
+
+
+def parent_map(env: BuildEnvironment) -> dict[str, str]:
+    """Each document's toctree parent, the last one Sphinx finds (as
+    ``_get_toctree_ancestors`` finds it)."""
+    parent_of: dict[str, str] = {}
+    for parent, children in env.toctree_includes.items():
+        parent_of |= dict.fromkeys(children, parent)
+    return parent_of
+
+
+def whole_copies_differ(env: BuildEnvironment) -> set[str]:
+    """See ``_Menu.whole_copies_differ``."""
+    return {
+        docname
+        for docname, toc in env.tocs.items()
+        if env.metadata[docname].get("tocdepth", 0) <= 0
+        and next(toc.findall(addnodes.only), None) is not None
+    }
 
 
 def _release(tree: nodes.Element) -> None:
