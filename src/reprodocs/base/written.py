@@ -20,13 +20,12 @@ it asked for; no event tells an extension that a build is of that kind.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reprodocs.base import __version__
+from reprodocs.base.files import replace_file
 from reprodocs.base.state import build_state
 
 if TYPE_CHECKING:
@@ -80,26 +79,3 @@ def save(app: Sphinx, exception: Exception | None) -> None:
     record.earlier = {**earlier, **record.now}
     if record.earlier != earlier or not Path(app.outdir, RECORD_NAME).is_file():
         replace_file(Path(app.outdir, RECORD_NAME), json.dumps(record.earlier, indent=1) + "\n")
-
-
-def replace_file(path: Path, text: str) -> None:
-    """Write *text* to *path* atomically: to a temporary file beside it, then
-    renamed over it, so that a reader sees the old file or the new one,
-    whole, and a killed build leaves no half-written file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-            file.write(text)
-        os.chmod(temporary, 0o666 & ~_umask())  # as open() would create it, not mkstemp's 0600
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-def _umask() -> int:
-    # The only way to read it is to set it; set back at once.
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask

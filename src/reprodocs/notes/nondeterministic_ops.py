@@ -42,6 +42,7 @@ from sphinx.util.docutils import SphinxDirective, sphinx_domains
 from sphinx.util.nodes import make_refnode
 
 from reprodocs.base import written
+from reprodocs.base.files import replace_file
 from reprodocs.base.i18n import _
 from reprodocs.base.report import checked_setting
 from reprodocs.base.state import build_state
@@ -461,7 +462,7 @@ def export_json(app: Sphinx, exception: Exception | None) -> None:
     except (OSError, ValueError):
         unchanged = False
     if not unchanged:
-        written.replace_file(path, text)
+        replace_file(path, text)
 
 
 def output_uri(builder: StandaloneHTMLBuilder, entry: Entry) -> str:

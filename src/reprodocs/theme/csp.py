@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 
+from reprodocs.base.files import replace_file
 from reprodocs.base.state import build_state
 from reprodocs.theme.context import uses_this_theme
 from reprodocs.theme.translator import PageStyles
@@ -70,10 +71,7 @@ def _static_file(outdir: str | os.PathLike[str], stem: str, suffix: str, text: s
     filename = f"_static/{stem}-{hashlib.sha256(text.encode()).hexdigest()[:16]}{suffix}"
     path = Path(outdir, filename)
     if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(f"{path.name}.{os.getpid()}")  # parallel writers
-        partial.write_text(text, encoding="utf-8")
-        partial.replace(path)
+        replace_file(path, text)  # parallel writers each write a temporary file of their own
     return filename
 
 
