@@ -70,7 +70,7 @@ demo-pytorch2: $(PYTORCH2_VENV)/.installed
 
 # The demo's checks, and the pages with and without reprodocs.navigation.
 test-pytorch2: $(PYTORCH2_VENV)/.installed
-	REPRODOCS_REQUIRE_PYTORCH2=1 $(PYTORCH2_VENV)/bin/python -m pytest tests/test_pytorch2.py tests/test_navigation_themes.py tests/test_navigation_pydata.py
+	REPRODOCS_REQUIRE_PYTORCH2=1 $(PYTORCH2_VENV)/bin/python -m pytest tests/test_pytorch2.py tests/test_navigation_themes.py tests/test_navigation_pydata.py tests/test_navigation_pytorch_sphinx_theme2.py
 
 # Benchmarks (long: see docs/performance.rst). The themes compared come with
 # the test extra (furo) or with Sphinx and reprodocs.

@@ -160,7 +160,19 @@ def timed_theme_build(theme: str, menu: str, src: Path, out: Path) -> dict[str, 
     }
     command = [sys.executable, "-m", "sphinx", "-b", "html", "-E", "-q", str(src), str(out)]
     build = timed_build(command, env)
-    return {"wall": build.wall, "cpu": build.cpu, "max_rss_mb": build.max_rss_mb}
+    html_bytes, links = written_html(out)
+    return {"wall": build.wall, "cpu": build.cpu, "max_rss_mb": build.max_rss_mb,
+            "html_bytes": html_bytes, "links": links}  # fmt: skip
+
+
+def written_html(out: Path) -> tuple[int, int]:
+    """The bytes of HTML a build wrote, and the links in them (``<a`` tags)."""
+    html_bytes = links = 0
+    for page in out.rglob("*.html"):
+        content = page.read_bytes()
+        html_bytes += len(content)
+        links += content.count(b"<a ") + content.count(b"<a\n")
+    return html_bytes, links
 
 
 def generated_site(n: int, section: bool = False) -> Path:
@@ -245,10 +257,14 @@ def summary(results: dict) -> list[dict]:
             "wall": statistics.median(r["wall"] for r in runs),
             "cpu": statistics.median(r["cpu"] for r in runs),
             "max_rss_mb": max(r["max_rss_mb"] for r in runs),
+            # (runs saved before these were measured have neither)
+            "html_mb": runs[-1]["html_bytes"] / 2**20 if "html_bytes" in runs[-1] else None,
+            "links": runs[-1].get("links"),
         })  # fmt: skip
     # Ratios of CPU time: on a shared machine, wall time also measures the
     # other work running at the same time.
     cpus = {(r["name"], r["theme"], r["menu"]): r["cpu"] for r in rows}
+    links = {(r["name"], r["theme"], r["menu"]): r["links"] for r in rows}
     for row in rows:
         row["cpu_per_page_ms"] = 1000 * row["cpu"] / row["pages"]
         without = cpus.get((row["name"], row["theme"], "sphinx"))
@@ -258,6 +274,11 @@ def summary(results: dict) -> list[dict]:
         alone = cpus.get((row["name"], row["theme"], "nosidebar"))
         menued = row["menu"] in ("linear", "sphinx")
         row["vs_nosidebar"] = row["cpu"] / alone if alone and menued else None
+        # What each link a menu adds to the pages costs: the CPU time beyond
+        # the same theme's without a sidebar, per link beyond its links.
+        plain = links.get((row["name"], row["theme"], "nosidebar"))
+        more = row["links"] - plain if menued and row["links"] and plain else 0
+        row["us_per_menu_link"] = 1e6 * (row["cpu"] - alone) / more if alone and more > 0 else None
     order = [FLOOR[0], *THEMES]
     return sorted(
         rows,
@@ -268,10 +289,11 @@ def summary(results: dict) -> list[dict]:
 def table(results: dict) -> str:
     """The results as a reStructuredText table (docs/performance.rst)."""
     header = ("site", "pages", "theme", "menu", "wall s", "CPU s", "CPU ms per page",
-              "peak RSS MB", "CPU × without", "CPU × no sidebar", "CPU × floor")  # fmt: skip
+              "peak RSS MB", "HTML MB", "µs per menu link", "CPU × without",
+              "CPU × no sidebar", "CPU × floor")  # fmt: skip
 
-    def ratio(value: float | None) -> str:
-        return f"{value:.3f}" if value is not None else "–"
+    def ratio(value: float | None, digits: int = 3) -> str:
+        return f"{value:.{digits}f}" if value is not None else "–"
 
     lines = [".. csv-table::", "   :header: " + ", ".join(f'"{h}"' for h in header), ""]
     for r in summary(results):
@@ -280,6 +302,7 @@ def table(results: dict) -> str:
         }[r["menu"]]  # fmt: skip
         cells = (r["site"], r["pages"], r["theme"], menu, f"{r['wall']:.1f}", f"{r['cpu']:.1f}",
                  f"{r['cpu_per_page_ms']:.1f}", f"{r['max_rss_mb']:.0f}",
+                 ratio(r["html_mb"], 1), ratio(r["us_per_menu_link"], 2),
                  ratio(r["vs_without"]), ratio(r["vs_nosidebar"]),
                  ratio(r["vs_floor"]))  # fmt: skip
         lines.append("   " + ", ".join(f'"{cell}"' for cell in cells))

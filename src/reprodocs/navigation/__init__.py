@@ -53,6 +53,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("html-page-context", serve_menu)
     app.setup_extension("reprodocs.navigation.furo")  # after serve_menu: furo's tree
     app.setup_extension("reprodocs.navigation.pydata")  # pydata-sphinx-theme's sidebar
+    # pytorch_sphinx_theme2's Markdown copies of the pages, without their sidebar
+    app.setup_extension("reprodocs.navigation.pytorch_sphinx_theme2")
     # Reading is untouched and nothing is kept in the environment. The menus
     # are resolved when a page first asks for one; writing in parallel, the
     # main process writes the first page itself and the writing processes

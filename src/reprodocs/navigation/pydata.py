@@ -57,6 +57,7 @@ from sphinx.util import logging
 from reprodocs.base import __version__
 from reprodocs.base.state import build_state
 from reprodocs.navigation import page_toctree, renders_html_menu
+from reprodocs.navigation.pytorch_sphinx_theme2 import remembering
 from reprodocs.navigation.toctree import (
     UNMARKED_DIRECTORIES,
     _Item,
@@ -199,8 +200,12 @@ def serve_pydata_sidebar(
         )
         return
     builder = cast("StandaloneHTMLBuilder", app.builder)  # checked just above
-    context["generate_toctree_html"] = functools.partial(
-        page_sidebar, builder, pagename, context, theme_sidebar
+    context["generate_toctree_html"] = remembering(
+        app,
+        pagename,
+        templatename,
+        context,
+        functools.partial(page_sidebar, builder, pagename, context, theme_sidebar),
     )
     context["suppress_sidebar_toctree"] = functools.partial(
         page_suppress, builder, pagename, theme_suppress

@@ -1,0 +1,119 @@
+"""pytorch_sphinx_theme2's Markdown copies with ``reprodocs.navigation``:
+converted from each page without the sidebar the extension wrote into it,
+byte-identical to the theme's own (every ``.md``, llms.txt, llms-full.txt).
+
+Run in .venv-pytorch2 (``make test-pytorch2``); elsewhere skipped, loudly.
+"""
+
+from __future__ import annotations
+
+import functools
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+
+import pytest
+
+from conftest import pytorch_sphinx_theme2_settings
+from reprodocs.navigation import pytorch_sphinx_theme2 as markdown
+from test_navigation_pydata import ROOT, assert_same, build
+
+#: What the theme writes around the sidebar; empty in a page given without it.
+SIDEBAR_CONTAINER = '<div class="bd-toc-item navbar-nav">'
+WITHOUT_SIDEBAR = SIDEBAR_CONTAINER + "</div>"
+
+
+@pytest.fixture
+def theme():
+    pytorch_sphinx_theme2_settings()  # skips, loudly, where the theme is not installed
+    from pytorch_sphinx_theme2 import llm_generation
+
+    return llm_generation
+
+
+def settings(*extensions: str) -> dict:
+    return {
+        **pytorch_sphinx_theme2_settings(),
+        "extensions": ["pytorch_sphinx_theme2", *extensions],
+    }
+
+
+@pytest.fixture
+def converted(theme, monkeypatch, tmp_path):
+    """What the theme's ``_html_to_markdown`` is given, page by page, in this
+    process and in its worker processes: "whole" or "without sidebar"."""
+    record = tmp_path / "converted.txt"
+    to_markdown = theme._html_to_markdown
+
+    def spy(html):
+        if SIDEBAR_CONTAINER in html:
+            seen = "without sidebar" if WITHOUT_SIDEBAR in html else "whole"
+            with record.open("a", encoding="utf-8") as file:
+                file.write(seen + "\n")
+        return to_markdown(html)
+
+    monkeypatch.setattr(theme, "_html_to_markdown", spy)
+
+    def read() -> list[str]:
+        lines = record.read_text(encoding="utf-8").splitlines()
+        record.unlink()
+        return lines
+
+    return read
+
+
+def test_pages_are_converted_without_their_sidebar(make_app, rootdir, tmp_path, theme, converted):
+    """Alone, the theme parses every page's sidebar; with the extension only
+    those of the pages whose sidebar it did not write; the theme's functions
+    are its own again after the build."""
+    convert_page = theme._convert_single_doc
+    srcdir = rootdir / ROOT
+    _, without = build(make_app, srcdir, tmp_path / "without", "html", settings())
+    alone = converted()
+    app, with_extension = build(
+        make_app, srcdir, tmp_path / "with", "html", settings("reprodocs.navigation")
+    )
+    served = converted()
+    assert alone.count("whole") >= 20  # (the root page's sidebar is empty)
+    # Whole: the first page, by the check (which converts it without too),
+    # and guide/advanced/a, whose sidebar is the theme's own.
+    assert sorted(served) == ["whole"] * 2 + ["without sidebar"] * len(alone)
+    assert "converted whole" not in app.status.getvalue()
+    assert_same(with_extension, without)
+    assert theme._convert_single_doc is convert_page
+    assert theme._html_to_markdown.__name__ == "spy"
+    assert markdown.CONVERTING == markdown.Converting()
+
+
+def test_a_layout_whose_markdown_differs_is_converted_whole(
+    make_app, rootdir, tmp_path, theme, monkeypatch
+):
+    """A conversion that reads the sidebar (here, one that counts the page's
+    characters) fails the check: every page is converted whole, the log
+    says so once, and the Markdown is the theme's."""
+    to_markdown = theme._html_to_markdown
+    monkeypatch.setattr(theme, "_html_to_markdown", lambda html: f"{to_markdown(html)} {len(html)}")
+    srcdir = rootdir / ROOT
+    _, without = build(make_app, srcdir, tmp_path / "without", "html", settings())
+    app, with_extension = build(
+        make_app, srcdir, tmp_path / "with", "html", settings("reprodocs.navigation")
+    )
+    assert app.status.getvalue().count("converted whole") == 1
+    assert_same(with_extension, without)
+
+
+@pytest.mark.slow
+def test_worker_processes_started_afresh_convert_whole_pages(
+    make_app, rootdir, tmp_path, theme, monkeypatch
+):
+    """Where the theme's worker processes are not forks of the build (spawn,
+    as on macOS), they know no sidebar: the Markdown is still the theme's."""
+    spawning = functools.partial(
+        ProcessPoolExecutor, mp_context=multiprocessing.get_context("spawn")
+    )
+    monkeypatch.setattr(theme, "ProcessPoolExecutor", spawning)
+    srcdir = rootdir / ROOT
+    _, without = build(make_app, srcdir, tmp_path / "without", "html", settings())
+    _, with_extension = build(
+        make_app, srcdir, tmp_path / "with", "html", settings("reprodocs.navigation")
+    )
+    assert_same(with_extension, without)
