@@ -12,10 +12,12 @@ import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
+from hypothesis import HealthCheck, Phase, given, settings
 
 from conftest import pytorch_sphinx_theme2_settings
 from reprodocs.navigation import pytorch_sphinx_theme2 as markdown
 from test_navigation_pydata import ROOT, assert_same, build
+from test_navigation_trees import sites
 
 #: What the theme writes around the sidebar; empty in a page given without it.
 SIDEBAR_CONTAINER = '<div class="bd-toc-item navbar-nav">'
@@ -30,7 +32,7 @@ def theme():
     return llm_generation
 
 
-def settings(*extensions: str) -> dict:
+def theme_settings(*extensions: str) -> dict:
     return {
         **pytorch_sphinx_theme2_settings(),
         "extensions": ["pytorch_sphinx_theme2", *extensions],
@@ -67,10 +69,10 @@ def test_pages_are_converted_without_their_sidebar(make_app, rootdir, tmp_path, 
     are its own again after the build."""
     convert_page = theme._convert_single_doc
     srcdir = rootdir / ROOT
-    _, without = build(make_app, srcdir, tmp_path / "without", "html", settings())
+    _, without = build(make_app, srcdir, tmp_path / "without", "html", theme_settings())
     alone = converted()
     app, with_extension = build(
-        make_app, srcdir, tmp_path / "with", "html", settings("reprodocs.navigation")
+        make_app, srcdir, tmp_path / "with", "html", theme_settings("reprodocs.navigation")
     )
     served = converted()
     assert alone.count("whole") >= 20  # (the root page's sidebar is empty)
@@ -93,9 +95,9 @@ def test_a_layout_whose_markdown_differs_is_converted_whole(
     to_markdown = theme._html_to_markdown
     monkeypatch.setattr(theme, "_html_to_markdown", lambda html: f"{to_markdown(html)} {len(html)}")
     srcdir = rootdir / ROOT
-    _, without = build(make_app, srcdir, tmp_path / "without", "html", settings())
+    _, without = build(make_app, srcdir, tmp_path / "without", "html", theme_settings())
     app, with_extension = build(
-        make_app, srcdir, tmp_path / "with", "html", settings("reprodocs.navigation")
+        make_app, srcdir, tmp_path / "with", "html", theme_settings("reprodocs.navigation")
     )
     assert app.status.getvalue().count("converted whole") == 1
     assert_same(with_extension, without)
@@ -112,8 +114,32 @@ def test_worker_processes_started_afresh_convert_whole_pages(
     )
     monkeypatch.setattr(theme, "ProcessPoolExecutor", spawning)
     srcdir = rootdir / ROOT
-    _, without = build(make_app, srcdir, tmp_path / "without", "html", settings())
+    _, without = build(make_app, srcdir, tmp_path / "without", "html", theme_settings())
     _, with_extension = build(
-        make_app, srcdir, tmp_path / "with", "html", settings("reprodocs.navigation")
+        make_app, srcdir, tmp_path / "with", "html", theme_settings("reprodocs.navigation")
     )
+    assert_same(with_extension, without)
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=8,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+    # No shrinking: an example is a whole site; it is printed as generated.
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+)
+@given(files=sites())
+def test_markdown_is_the_theme_s_on_generated_trees(make_app, tmp_path_factory, theme, files):
+    srcdir = tmp_path_factory.mktemp("site")
+    for name, text in files.items():
+        (srcdir / name).parent.mkdir(parents=True, exist_ok=True)
+        (srcdir / name).write_text(text, encoding="utf-8")
+    out = tmp_path_factory.mktemp("out")
+    _, without = build(make_app, srcdir, out / "without", "html", theme_settings())
+    app, with_extension = build(
+        make_app, srcdir, out / "with", "html", theme_settings("reprodocs.navigation")
+    )
+    assert "llms-full.txt" in without
+    assert "converted whole" not in app.status.getvalue()
     assert_same(with_extension, without)
