@@ -9,6 +9,7 @@ failure. Messages are translatable: the callers pass them through ``__``.
 from __future__ import annotations
 
 import ast
+import reprlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -59,17 +60,26 @@ def checked_setting(
 ) -> Any:
     """The value of configuration value *name* if *is_valid* accepts it; else
     a warning at its line in conf.py saying what it must be (*expected*,
-    already translated), and *default*. The configuration is left as it is."""
+    already translated), as the theme's options are warned about, and
+    *default*. The configuration is left as it is."""
     value = getattr(app.config, name)
     if is_valid(value):
         return value
     warn(
         "config",
-        __("%s must be %s, not %r; using %r"),
+        __("%s must be %s, not %s; the default is used"),
         name,
         expected,
-        value,
-        default,
+        shown(value),
         location=setting_location(app, name),
     )
     return default
+
+
+def shown(value: object, accepted: tuple[type, ...] = ()) -> str:
+    """A wrong value as a warning shows it: itself if None or of a type
+    the setting takes in some form (*accepted*: a string that is not one of
+    the words expected), else only its type's name (not a whole dict)."""
+    if value is None or isinstance(value, accepted):
+        return reprlib.repr(value)
+    return type(value).__name__

@@ -19,7 +19,6 @@ which is replaced here, not edited.
 
 from __future__ import annotations
 
-import reprlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,7 +27,7 @@ from sphinx.builders.html import StandaloneHTMLBuilder
 
 from reprodocs.base.i18n import __
 from reprodocs.base.paths import templates
-from reprodocs.base.report import setting_location, warn
+from reprodocs.base.report import setting_location, shown, warn
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -89,11 +88,7 @@ def buttons_location(value: object) -> str | None:
 def wrong(message: str, where: str, error: _Wrong, value: object, location: str | None) -> None:
     """The one warning for a wrong value: *where* must be *error.expected*,
     not *value* (or its type); *message* says what becomes of it."""
-    if value is None or isinstance(value, error.accepted):
-        shown = reprlib.repr(value)
-    else:
-        shown = type(value).__name__
-    warn("theme", message, where, error.expected, shown, location=location)
+    warn("theme", message, where, error.expected, shown(value, error.accepted), location=location)
 
 
 def missing(where: str, fields: str, location: str | None, message: str | None = None) -> None:
@@ -124,7 +119,7 @@ class Entries:
         """The entries of *value* that can be shown; raises _Wrong if it is not a list."""
         if not isinstance(value, (list, tuple)):
             raise _Wrong(__("a list"))
-        shown = []
+        kept = []
         for position, entry in enumerate(value):
             entry_where = f"{where}[{position}]"
             if not isinstance(entry, Mapping):
@@ -132,10 +127,10 @@ class Entries:
                 wrong(message, entry_where, _Wrong(__("a dict")), entry, location)
                 continue
             try:
-                shown.append(self.entry(entry, entry_where, location))
+                kept.append(self.entry(entry, entry_where, location))
             except _LeftOut:
                 continue
-        return shown
+        return kept
 
     def entry(self, entry: Mapping[Any, Any], where: str, location: str | None) -> dict[Any, Any]:
         """*entry* with its fields checked; raises _LeftOut if it cannot be shown."""
