@@ -46,6 +46,7 @@ import statistics
 import subprocess
 import sys
 import tarfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import sphinx
@@ -149,8 +150,11 @@ def default_themes() -> list[str]:
     ]  # fmt: skip
 
 
-def timed_theme_build(theme: str, menu: str, src: Path, out: Path) -> dict[str, float]:
-    """One fresh build; wall and CPU seconds and peak memory of the process."""
+def timed_theme_build(
+    theme: str, menu: str, src: Path, out: Path, pages: Sequence[Path] = ()
+) -> dict[str, float]:
+    """One fresh build (writing only ``pages`` if given, with the pages whose
+    toctrees list them); wall and CPU seconds and peak memory of the process."""
     shutil.rmtree(out, ignore_errors=True)
     env = {
         **os.environ,
@@ -159,7 +163,7 @@ def timed_theme_build(theme: str, menu: str, src: Path, out: Path) -> dict[str, 
         "BENCH_PYTORCH2_CONF": str(PYTORCH2_CONF),
     }
     command = [sys.executable, "-m", "sphinx", "-b", "html", "-E", "-q", str(src), str(out)]
-    build = timed_build(command, env)
+    build = timed_build([*command, *map(str, pages)], env)
     html_bytes, links = written_html(out)
     return {"wall": build.wall, "cpu": build.cpu, "max_rss_mb": build.max_rss_mb,
             "html_bytes": html_bytes, "links": links}  # fmt: skip

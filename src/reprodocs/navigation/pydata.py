@@ -1,8 +1,8 @@
 """pydata-sphinx-theme's sidebar in linear time (see :mod:`reprodocs.navigation`).
 
-pydata-sphinx-theme 0.15.4 (the base of pytorch_sphinx_theme2 0.4.13) and
-0.16.1, whose ``toctree.py`` is the same, never ask for ``toctree()`` for
-their sidebar. On every page, the page context's
+pydata-sphinx-theme, from 0.15.4 (the base of pytorch_sphinx_theme2 0.4.13)
+to 0.24.0 (``KNOWN_VERSIONS``), never asks for ``toctree()`` for its
+sidebar. On every page, the page context's
 ``generate_toctree_html("sidebar", ...)`` finds the page's top-level section
 (walking a parent map it builds anew over every toctree of the site), deep-copies
 the section page's table of contents, resolves each of its toctrees with
@@ -12,7 +12,10 @@ Bootstrap classes on the top lists, the lists of an entry put in a
 ``<details>`` with a ``<summary>``, opened down to ``show_nav_level`` and along
 the page's branch; with ``show_nav_level=0``, each captioned toctree is made a
 part of its own. Then ``str()`` of the soup goes into the page. Each page costs
-the size of its section. ``suppress_sidebar_toctree``, asked on every page,
+the size of its section. From 0.21.0, when not collapsing, the theme keeps
+the first soup of each directory and section and, for the next page, moves
+the current page's marks in it: each page still costs a search through the
+whole section's soup and its ``str()``. ``suppress_sidebar_toctree``, asked on every page,
 walks the parent map again and, unless ``includehidden``, resolves the
 section once more.
 
@@ -82,9 +85,24 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-#: The pydata-sphinx-theme versions whose ``toctree.py`` this module mirrors
-#: (0.16.1's is 0.15.4's, reformatted).
-KNOWN_VERSIONS = frozenset({"0.15.4", "0.16.1"})
+#: The pydata-sphinx-theme versions whose ``toctree.py`` this module mirrors,
+#: each with whether it marks the current page's link ``aria-current="page"``
+#: (from 0.24.0). Their sidebar is 0.15.4's otherwise: later versions changed
+#: the header menu and the page's own table of contents, and from 0.21.0 the
+#: theme keeps a page's soup for the next page of its directory and section
+#: when not collapsing, moving the current page's marks (the same HTML).
+KNOWN_VERSIONS: dict[str, bool] = {
+    "0.15.4": False,
+    "0.16.1": False,
+    "0.17.1": False,
+    "0.18.0": False,
+    "0.19.0": False,
+    "0.20.0": False,
+    "0.21.0": False,
+    "0.22.0": False,
+    "0.23.0": False,
+    "0.24.0": True,
+}
 
 #: The keyword arguments of ``generate_toctree_html`` and
 #: ``suppress_sidebar_toctree`` served here (passed on to ``TocTree.resolve``).
@@ -187,7 +205,7 @@ def serve_pydata_sidebar(
             "reprodocs.navigation: pydata-sphinx-theme %s is not a version it knows (%s): "
             "its sidebar is the theme's own, in the time the theme takes",
             state.version,
-            ", ".join(sorted(KNOWN_VERSIONS)),
+            ", ".join(KNOWN_VERSIONS),
         )
         return
     if not renders_html_menu(app.builder):
@@ -304,7 +322,10 @@ def page_sidebar(
     if not leading_to_page.isdisjoint(section.menu.whole_copies_differ):
         what = "sidebar below a page with `only` in its table of contents"
         return _theme_own(state, pagename, what, theme_sidebar, args, kwargs)
-    page = _page(builder, section, pagename, leading_to_page, collapse, show_nav_level)
+    aria_current = KNOWN_VERSIONS[state.version or ""]
+    page = _page(
+        builder, section, pagename, leading_to_page, collapse, show_nav_level, aria_current
+    )
     html = page.html(maxdepth)
     directory = builder.get_target_uri(pagename).rpartition("/")[0]
     checked = state.checked.setdefault(key, set())
@@ -568,6 +589,7 @@ def _page(
     leading_to_page: set[str],
     collapse: bool,
     show_nav_level: int,
+    aria_current: bool,
 ) -> _SidebarPage:
     # As Sphinx: when collapsing, a document's entry keeps its lists only if
     # it leads to the page (and has no :tocdepth:).
@@ -579,6 +601,7 @@ def _page(
         section,
         collapse,
         show_nav_level,
+        aria_current,
         current,
         expanded,
         marked,
@@ -600,6 +623,8 @@ class _SidebarPage:
     section: _Section
     collapse: bool
     show_nav_level: int
+    #: Whether the current page's link says ``aria-current="page"``.
+    aria_current: bool
     current: set[int] = field(default_factory=set)  #: ids Sphinx gives the class "current"
     expanded: set[int] = field(default_factory=set)  #: ids Sphinx marks "iscurrent"
     #: The marked items, by their list's id.
@@ -676,7 +701,12 @@ class _SidebarPage:
         if key not in rendered:
             nowhere = f"{directory}/\x00" if directory else "\x00"
             unmarked = _SidebarPage(
-                self.builder, nowhere, self.section, self.collapse, self.show_nav_level
+                self.builder,
+                nowhere,
+                self.section,
+                self.collapse,
+                self.show_nav_level,
+                self.aria_current,
             )
             parts = ["".join(unmarked.item_html(item, depth, maxdepth)) for item in ul.items]
             offsets = array.array("Q", itertools.accumulate(map(len, parts), initial=0))
@@ -720,9 +750,12 @@ class _SidebarPage:
     def link_html(self, link: _Link, current: bool) -> str:
         kind = "reference internal" if link.internal else "reference external"
         href = link.href(self.builder, self.page_uri) or "#"
+        if not current:
+            return f'<a class="{kind}" href={_quoted(href)}>' + self.section.inner[id(link)]
+        # BeautifulSoup writes attributes in alphabetical order.
+        marks = 'aria-current="page" ' if self.aria_current else ""
         return (
-            f'<a class="{"current " if current else ""}{kind}" href={_quoted(href)}>'
-            + self.section.inner[id(link)]
+            f'<a {marks}class="current {kind}" href={_quoted(href)}>' + self.section.inner[id(link)]
         )
 
 
