@@ -37,10 +37,11 @@ the page's ``toctree()``) where ``toctree()`` is this extension's; every
 other call, a pydata-sphinx-theme version this module does not know, and
 pages below a document whose table of contents holds ``only`` nodes (as for
 ``toctree()``) get the theme's own function, and the build log says so once.
-The first page of each section and option set, in each of up to
-``CHECKED_DIRECTORIES`` directories, is compared with the theme's own
-sidebar; on a difference the theme's own is used for that section and
-options from then on, and the log says so.
+The first page of each section and option set is compared with the theme's
+own sidebar (``SELF_CHECK``); on a difference the theme's own is used for
+that section and options from then on, and the log says so. One page each:
+the theme's own sidebar of a section costs what that section costs (on
+PyTorch's API section, over a second), and the tests compare every page.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ import re
 import sys
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeGuard, cast
 
 from sphinx import addnodes
 from sphinx.util import logging
@@ -108,9 +109,10 @@ KNOWN_VERSIONS: dict[str, bool] = {
 #: ``suppress_sidebar_toctree`` served here (passed on to ``TocTree.resolve``).
 OPTIONS = frozenset({"collapse", "maxdepth", "titles_only", "includehidden"})
 
-#: Per section and option set, the pages in how many directories are also
-#: written by the theme's own function and compared (the first page of each).
-CHECKED_DIRECTORIES = 3
+#: Whether the first page of each section and option set is also written by
+#: the theme's own function and compared (the tests turn it off, to compare
+#: the extension's own sidebar on every page).
+SELF_CHECK = True
 
 #: What ``add_collapse_checkboxes`` puts before an entry's lists.
 _TOGGLE = (
@@ -121,6 +123,9 @@ _SUMMARY = f"<summary>{_TOGGLE}</summary>"
 
 #: (ancestor, show_nav_level, collapse, maxdepth, titles_only, includehidden)
 _Key = tuple[str, int, bool, int, bool, bool]
+#: (the page's directory, its top-level section, the page if the header
+#: links to it, the external links, the arguments, the call on the page)
+_HeaderKey = tuple[str, str | None, str | None, str, tuple[Any, ...], int]
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
@@ -145,8 +150,15 @@ class PydataSidebars:
     sections: dict[tuple[str, bool, bool], _Section] = field(default_factory=dict)
     #: The theme's suppress_sidebar_toctree, by section page and arguments.
     suppressed: dict[tuple[str, int, frozenset[tuple[str, Any]]], Any] = field(default_factory=dict)
-    #: The directories whose first page was compared, by section and options.
-    checked: dict[_Key, set[str]] = field(default_factory=dict)
+    #: The sections and options whose first page was compared.
+    checked: set[_Key] = field(default_factory=set)
+    #: The theme's header links, by what they depend on (``_HeaderKey``);
+    #: None where two pages differed (the theme's own).
+    headers: dict[_HeaderKey, str | None] = field(default_factory=dict)
+    #: The keys whose header links a second page compared.
+    headers_compared: set[_HeaderKey] = field(default_factory=set)
+    #: The pages the root document's toctrees list (the header's links).
+    header_pages: frozenset[str] | None = None
     #: The sections and options whose sidebar differed: the theme's own.
     differs: set[_Key] = field(default_factory=set)
     #: What the log has told of.
@@ -188,12 +200,7 @@ def serve_pydata_sidebar(
     functions, served from the sections resolved once."""
     theme_sidebar = context.get("generate_toctree_html")
     theme_suppress = context.get("suppress_sidebar_toctree")
-    if not (
-        callable(theme_sidebar)
-        and callable(theme_suppress)
-        and _is_pydata(theme_sidebar)
-        and _is_pydata(theme_suppress)
-    ):
+    if not (_is_pydata(theme_sidebar) and _is_pydata(theme_suppress)):
         return
     state = build_state(app.env, PydataSidebars)
     if state.version is None:
@@ -228,10 +235,21 @@ def serve_pydata_sidebar(
     context["suppress_sidebar_toctree"] = functools.partial(
         page_suppress, builder, pagename, theme_suppress
     )
+    theme_header = context.get("generate_header_nav_html")
+    if _is_pydata(theme_header) and _is_sphinx_pathto(context.get("pathto")):
+        context["generate_header_nav_html"] = functools.partial(
+            page_header, builder, pagename, context, theme_header, itertools.count()
+        )
 
 
-def _is_pydata(function: object) -> bool:
-    return getattr(function, "__module__", None) == "pydata_sphinx_theme.toctree"
+def _is_pydata(function: object) -> TypeGuard[Callable[..., Any]]:
+    return callable(function) and function.__module__ == "pydata_sphinx_theme.toctree"
+
+
+def _is_sphinx_pathto(function: object) -> bool:
+    """Whether the page's ``pathto`` is the HTML builder's (relative to the
+    page's directory), which the header's links are written with."""
+    return callable(function) and function.__module__ == "sphinx.builders.html"
 
 
 def _pydata_version() -> str:
@@ -327,10 +345,8 @@ def page_sidebar(
         builder, section, pagename, leading_to_page, collapse, show_nav_level, aria_current
     )
     html = page.html(maxdepth)
-    directory = builder.get_target_uri(pagename).rpartition("/")[0]
-    checked = state.checked.setdefault(key, set())
-    if directory not in checked and len(checked) < CHECKED_DIRECTORIES:
-        checked.add(directory)
+    if SELF_CHECK and key not in state.checked:
+        state.checked.add(key)
         theirs = theme_sidebar(*args, **kwargs)
         if str(theirs) != html:
             state.differs.add(key)
@@ -416,6 +432,80 @@ def page_suppress(
     if key not in state.suppressed:
         state.suppressed[key] = theme_suppress(*args, **kwargs)
     return state.suppressed[key]
+
+
+def page_header(
+    builder: StandaloneHTMLBuilder,
+    pagename: str,
+    context: dict[str, Any],
+    theme_header: Callable[..., Any],
+    calls: Iterator[int],
+    *args: Any,
+    **kwargs: Any,
+) -> Any:
+    """The page context's ``generate_header_nav_html(...)``: the theme's own
+    HTML, reused on the pages it is the same for. The theme writes it anew on
+    each page, walking a parent map of the whole site that it builds anew
+    (Sphinx's ``_get_toctree_ancestors``); what it writes depends on the page
+    only through the page's top-level section (the link marked active), the
+    link to the page itself (only a page the header lists), the links' paths
+    (relative to the page's directory) and the dropdown's id (numbered per
+    call on the page). The first page of each such key gets the theme's own,
+    the second is compared with it; on a difference the key's pages get the
+    theme's own from then on, and the log says so."""
+    state = build_state(builder.env, PydataSidebars)
+    call = next(calls)
+    try:
+        arguments = (args, tuple(sorted(kwargs.items())))
+        hash(arguments)
+    except TypeError:
+        return theme_header(*args, **kwargs)  # which raises as the theme does
+    env = builder.env
+    if builder.config.root_doc not in env.tocs:
+        return theme_header(*args, **kwargs)  # which raises as the theme does
+    if state.header_pages is None:
+        state.header_pages = _header_pages(env, builder.config.root_doc)
+    top = state.ancestors(env, pagename)[-1:]
+    key: _HeaderKey = (
+        builder.get_target_uri(pagename).rpartition("/")[0],
+        top[0] if top else None,
+        pagename if pagename in state.header_pages else None,
+        repr(context.get("theme_external_links")),
+        arguments,
+        call,
+    )
+    if key not in state.headers:
+        html = theme_header(*args, **kwargs)
+        if isinstance(html, str):
+            state.headers[key] = html
+        return html
+    html = state.headers[key]
+    if html is not None and key in state.headers_compared:
+        return html
+    theirs = theme_header(*args, **kwargs)
+    state.headers_compared.add(key)
+    if theirs == html or html is None:
+        return theirs
+    state.headers[key] = None
+    _log_once(
+        state,
+        "header",
+        "reprodocs.navigation: pydata-sphinx-theme's header links on %s differ from "
+        "those of another page of the same directory and section; on such pages they "
+        "are the theme's own",
+        pagename,
+    )
+    return theirs
+
+
+def _header_pages(env: BuildEnvironment, root_doc: str) -> frozenset[str]:
+    """The pages the root document's toctrees list, as the theme's header
+    links them (``self`` is the root document)."""
+    return frozenset(
+        toctree["parent"] if page == "self" else page
+        for toctree in env.tocs[root_doc].findall(addnodes.toctree)
+        for _title, page in toctree["entries"]
+    )
 
 
 # -- A section, resolved once per build --------------------------------------------------
