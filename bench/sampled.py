@@ -70,7 +70,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--every takes two different values, each at least 1")
 
     make_site, suffix = SITES[args.site]
-    src = make_site()
+    # Resolved: Sphinx writes only the named files under its (resolved)
+    # source folder, and ignores the others.
+    src = make_site().resolve()
     pages = sources(src, suffix)
     results: dict = {
         "python": platform.python_version(),

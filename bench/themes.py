@@ -279,10 +279,12 @@ def summary(results: dict) -> list[dict]:
         menued = row["menu"] in ("linear", "sphinx")
         row["vs_nosidebar"] = row["cpu"] / alone if alone and menued else None
         # What each link a menu adds to the pages costs: the CPU time beyond
-        # the same theme's without a sidebar, per link beyond its links.
+        # the same theme's without a sidebar, per link beyond its links (none
+        # where that build costs more: furo computes its menu without one).
         plain = links.get((row["name"], row["theme"], "nosidebar"))
         more = row["links"] - plain if menued and row["links"] and plain else 0
-        row["us_per_menu_link"] = 1e6 * (row["cpu"] - alone) / more if alone and more > 0 else None
+        beyond = row["cpu"] - alone if alone else 0
+        row["us_per_menu_link"] = 1e6 * beyond / more if beyond > 0 and more > 0 else None
     order = [FLOOR[0], *THEMES]
     return sorted(
         rows,
