@@ -2,7 +2,7 @@
 every page but write only a sample of them.
 
 A quadratic theme alone on PyTorch's docs tree (pytorch_sphinx_theme2
-without ``reprodocs.navigation``: about an hour and a half on 2 cores) is
+without ``reprodocs.navigation``: about 83 minutes of CPU here) is
 today's gap, but too long for every run. Each build here reads all pages
 (``-E``) and writes every K-th page in name order (Sphinx's build of named
 files), the rest as ``bench/themes.py`` builds. Two samples give the cost
@@ -13,7 +13,7 @@ order, so the sample's pages cost on average what all pages cost. ::
 
     .venv-pytorch2/bin/python bench/sampled.py --site pytorch \\
         --theme pytorch_sphinx_theme2 --menu sphinx --every 20 --every 10 \\
-        --json bench/results/themes-pytorch-tree-sampled.json
+        --json bench/results/sampled-issue15-pytorch-tree-pytorch2-alone.json
 
 It reports; it never asserts on time.
 """

@@ -243,13 +243,14 @@ def serve_pydata_sidebar(
 
 
 def _is_pydata(function: object) -> TypeGuard[Callable[..., Any]]:
-    return callable(function) and function.__module__ == "pydata_sphinx_theme.toctree"
+    module = getattr(function, "__module__", None)  # any callable another extension put there
+    return callable(function) and module == "pydata_sphinx_theme.toctree"
 
 
 def _is_sphinx_pathto(function: object) -> bool:
     """Whether the page's ``pathto`` is the HTML builder's (relative to the
     page's directory), which the header's links are written with."""
-    return callable(function) and function.__module__ == "sphinx.builders.html"
+    return callable(function) and getattr(function, "__module__", None) == "sphinx.builders.html"
 
 
 def _pydata_version() -> str:
