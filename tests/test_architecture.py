@@ -19,7 +19,9 @@ def imported_modules(path: Path) -> set[str]:
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module)
+            # `from package import module` imports that module
+            submodules = {f"{node.module}.{alias.name}" for alias in node.names} & MODULES.keys()
+            found.update(submodules or {node.module})
         elif isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
     return {name for name in found if name == "reprodocs" or name.startswith("reprodocs.")}
@@ -45,6 +47,18 @@ def test_imports_point_down_only(module):
         assert {owner(name) for name in imports} <= {"base"}, imports
     elif owner(module) in PRODUCTS:
         assert {owner(name) for name in imports} <= {"base", owner(module)}, imports
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_no_import_points_back_up(module):
+    """No module imports a package it is part of (its own package's
+    ``__init__`` included), nor imports relatively."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    relative = [
+        node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level
+    ]
+    assert not relative
+    assert not [name for name in imported_modules(MODULES[module]) if module.startswith(name + ".")]
 
 
 @pytest.mark.parametrize(

@@ -199,3 +199,22 @@ def test_unchanged_menu_rewrites_what_sphinx_rewrites(make_app, rootdir, tmp_pat
     assert {"api/op_b.html", "api/index.html"} <= rewritten[1]
     assert "notes/first.html" not in rewritten[1]
     assert rewritten[1] == rewritten[0]
+
+
+def test_what_is_left_to_sphinx_is_told_once_in_each_build(make_app, rootdir, tmp_path):
+    """The log's line for a menu left to Sphinx (here on the pages below a
+    page whose table of contents holds an ``only``) comes once per build,
+    also when one application builds twice."""
+    srcdir = tmp_path / "src"
+    shutil.copytree(rootdir / "test-navigation", srcdir)
+    (srcdir / "notes" / "first.rst").write_text(
+        "First\n=====\n\n.. only:: html\n\n   Only in HTML\n   ------------\n",
+        encoding="utf-8",
+    )
+    options = {"html_theme": "sphinx_rtd_theme", "extensions": ["reprodocs.navigation"]}
+    app = make_app("html", srcdir=srcdir, confoverrides=options)
+    told = "is Sphinx's own"
+    app.build()
+    assert app.status.getvalue().count(told) == 1
+    app.build(force_all=True)
+    assert app.status.getvalue().count(told) == 2

@@ -1,6 +1,7 @@
 """pytorch_sphinx_theme2's Markdown copies with ``reprodocs.navigation``:
-converted from each page without the sidebar the extension wrote into it,
-byte-identical to the theme's own (every ``.md``, llms.txt, llms-full.txt).
+converted from each page without the sidebar the extension wrote into it and
+the header's menu, byte-identical to the theme's own (every ``.md``,
+llms.txt, llms-full.txt).
 
 Run in .venv-pytorch2 (``make test-pytorch2``); elsewhere skipped, loudly.
 """
@@ -22,6 +23,8 @@ from test_navigation_trees import sites
 #: What the theme writes around the sidebar; empty in a page given without it.
 SIDEBAR_CONTAINER = '<div class="bd-toc-item navbar-nav">'
 WITHOUT_SIDEBAR = SIDEBAR_CONTAINER + "</div>"
+#: The start of the header's menu (navbar-nav.html).
+HEADER_MENU = '<ul class="bd-navbar-elements navbar-nav">'
 
 
 @pytest.fixture
@@ -42,15 +45,20 @@ def theme_settings(*extensions: str) -> dict:
 @pytest.fixture
 def converted(theme, monkeypatch, tmp_path):
     """What the theme's ``_html_to_markdown`` is given, page by page, in this
-    process and in its worker processes: "whole" or "without sidebar"."""
+    process and in its worker processes: the menus the page held
+    ("sidebar", "header", both, or "none"), the root page's empty sidebar
+    counted as none."""
     record = tmp_path / "converted.txt"
     to_markdown = theme._html_to_markdown
 
     def spy(html):
-        if SIDEBAR_CONTAINER in html:
-            seen = "without sidebar" if WITHOUT_SIDEBAR in html else "whole"
-            with record.open("a", encoding="utf-8") as file:
-                file.write(seen + "\n")
+        held = []
+        if SIDEBAR_CONTAINER in html and WITHOUT_SIDEBAR not in html:
+            held.append("sidebar")
+        if HEADER_MENU in html:
+            held.append("header")
+        with record.open("a", encoding="utf-8") as file:
+            file.write(" and ".join(held or ["none"]) + "\n")
         return to_markdown(html)
 
     monkeypatch.setattr(theme, "_html_to_markdown", spy)
@@ -63,10 +71,11 @@ def converted(theme, monkeypatch, tmp_path):
     return read
 
 
-def test_pages_are_converted_without_their_sidebar(make_app, rootdir, tmp_path, theme, converted):
-    """Alone, the theme parses every page's sidebar; with the extension only
-    those of the pages whose sidebar it did not write; the theme's functions
-    are its own again after the build."""
+def test_pages_are_converted_without_their_menus(make_app, rootdir, tmp_path, theme, converted):
+    """Alone, the theme parses every page's sidebar and header menu; with the
+    extension only the sidebars it did not write, and the menus of the first
+    page of each layout, by the check; the theme's functions are its own
+    again after the build."""
     convert_page = theme._convert_single_doc
     srcdir = rootdir / ROOT
     _, without = build(make_app, srcdir, tmp_path / "without", "html", theme_settings())
@@ -75,10 +84,17 @@ def test_pages_are_converted_without_their_sidebar(make_app, rootdir, tmp_path, 
         make_app, srcdir, tmp_path / "with", "html", theme_settings("reprodocs.navigation")
     )
     served = converted()
-    assert alone.count("whole") >= 20  # (the root page's sidebar is empty)
-    # Whole: the first page, by the check (which converts it without too),
-    # and guide/advanced/a, whose sidebar is the theme's own.
-    assert sorted(served) == ["whole"] * 2 + ["without sidebar"] * len(alone)
+    documents = len(alone)
+    # (Two pages' sidebars are empty: the root page's, and lonely's.)
+    assert sorted(alone) == ["header"] * 2 + ["sidebar and header"] * (documents - 2)
+    assert documents >= 20
+    # Two layouts, each one's first page checked (converted with its menus
+    # and without): the pages with the extension's sidebar, and those
+    # without (first guide/advanced/a, whose sidebar is the theme's own and
+    # kept; then the two whose sidebar is empty).
+    checks = ["sidebar and header", "none", "sidebar and header", "sidebar"]
+    pages = ["sidebar"] + ["none"] * (documents - 1)
+    assert sorted(served) == sorted(checks + pages)
     assert "converted whole" not in app.status.getvalue()
     assert_same(with_extension, without)
     assert theme._convert_single_doc is convert_page

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import pytorch_sphinx_theme2_settings
-from reprodocs import navigation
+from reprodocs.navigation import serving
 
 THEMES = {
     "sphinx_rtd_theme": {},
@@ -27,8 +27,8 @@ def linear_menus(monkeypatch) -> list[str]:
             served.append(html)
         return html
 
-    menu_html = navigation.menu_html
-    monkeypatch.setattr(navigation, "menu_html", recording)
+    menu_html = serving.menu_html
+    monkeypatch.setattr(serving, "menu_html", recording)
     return served
 
 

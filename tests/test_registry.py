@@ -217,6 +217,67 @@ def test_the_list_in_text_and_in_zh_cn(build_registry):
     assert items(raises)[4] == "torch.histc()（当 called on a CUDA tensor 时）"
 
 
+#: (``:when:``, the list's item): inline markup that only the page it is
+#: written in completes (or, for a typo, reports).
+UNSERVED_WHEN = {
+    "external hyperlink": ("see `docs <https://example.org>`_", "torch.put() when see docs"),
+    "inline target": ("_`inline target` is given", "torch.put() when inline target is given"),
+    "auto-numbered footnote": ("[#]_", "torch.put() when [#]_"),
+    "unclosed emphasis": ("*mode is max", "torch.put() when *mode is max"),
+    "index entry": (":index:`index` is given", "torch.put() when index is given"),
+}
+
+
+@pytest.mark.parametrize(("when", "item"), UNSERVED_WHEN.values(), ids=UNSERVED_WHEN.keys())
+def test_a_list_shows_any_condition_the_note_takes(build_page, when, item):
+    # The list on the note's own page: an id of the condition is the note's alone.
+    app = build_page(
+        ".. py:function:: torch.put(index)\n\n"
+        "   .. nondeterministic::\n"
+        "      :deterministic-algorithms: raises\n"
+        f"      :when: {when}\n\n"
+        ".. nondeterministic-ops::\n   :format: list\n"
+    )
+    soup = parse_html(app.outdir / "index.html")
+    (raises,) = lists(soup)
+    assert items(raises) == [item]
+    ids = [element["id"] for element in soup.find_all(id=True)]
+    assert len(ids) == len(set(ids))
+    if "https://example.org" in when:
+        link = raises.find("a", href="https://example.org")
+        assert (link.get_text(), link["class"]) == ("docs", ["reference", "external"])
+    # What docutils says of the condition, it says once: of the note.
+    warnings = strip_colors(app.warning.getvalue())
+    assert warnings.count("index.rst:") == warnings.count("index.rst:10:")
+
+
+def test_two_notes_giving_the_same_item_give_one(build_page):
+    # A CUDA and a cuDNN note on torch.conv under one condition; the table
+    # shows both notes.
+    app = build_page(
+        ".. py:function:: torch.conv(input)\n\n"
+        "   .. cuda-deterministic::\n"
+        "      :deterministic-algorithms: deterministic\n"
+        "      :when: called on a CUDA tensor\n\n"
+        "   .. cudnn-deterministic::\n"
+        "      :deterministic-algorithms: deterministic\n"
+        "      :when: called on a CUDA tensor\n\n"
+        "   .. cudnn-deterministic::\n"
+        "      :deterministic-algorithms: deterministic\n"
+        "      :when: ``benchmark=False``\n\n"
+        ".. nondeterministic-ops::\n   :format: list\n\n"
+        ".. nondeterministic-ops::\n"
+    )
+    assert app.warning.getvalue() == ""
+    soup = parse_html(app.outdir / "index.html")
+    (deterministic,) = lists(soup)
+    assert items(deterministic) == [
+        "torch.conv() when called on a CUDA tensor",
+        "torch.conv() when benchmark=False",
+    ]
+    assert len(soup.select("table.nondeterministic-ops tbody tr")) == 3
+
+
 # The notes
 
 
@@ -418,6 +479,46 @@ def test_a_wording_naming_no_set_is_a_located_warning(build_page):
     assert app.warning.getvalue() == ""
 
 
+@pytest.mark.parametrize("word", ["when", "When"])
+def test_a_condition_starting_with_when_is_a_located_warning(build_page, word):
+    app = build_page(
+        ".. py:function:: torch.histc(input)\n\n"
+        "   .. cuda-deterministic::\n"
+        "      :deterministic-algorithms: raises\n"
+        f"      :when: {word} called on a CUDA tensor\n\n"
+        ".. nondeterministic-ops::\n   :format: list\n"
+    )
+    warnings = strip_colors(app.warning.getvalue())
+    assert (
+        f"{app.srcdir / 'index.rst'}:10: WARNING: cuda-deterministic: :when: {word} called on a "
+        'CUDA tensor starts with "when", which the note adds; it is dropped'
+    ) in warnings
+    assert warnings.count("WARNING") == 1
+    # The word is dropped: the note, the list and the index read as without it.
+    (note,) = notes_in(parse_html(app.outdir / "index.html"))
+    assert "When called on a CUDA tensor, this operation will throw" in wording(note)
+    (raises,) = lists(parse_html(app.outdir / "index.html"))
+    assert items(raises) == ["torch.histc() when called on a CUDA tensor"]
+    (kept,) = app.env.get_domain("reprodocs").notes()
+    assert kept.when == "called on a CUDA tensor"
+    app.cleanup()  # the next app registers Sphinx's nodes again, without warnings
+    silenced = {"suppress_warnings": ["reprodocs.when"]}
+    app = build_page(".. cuda-deterministic::\n   :when: when called\n", confoverrides=silenced)
+    assert app.warning.getvalue() == ""
+
+
+def test_a_condition_only_starting_like_when_is_kept(build_page):
+    app = build_page(
+        ".. cuda-deterministic::\n   :op: torch.histc\n   :when: whenever it is called\n\n"
+        ".. cuda-deterministic::\n   :op: torch.bincount\n   :when: when\n"
+    )
+    assert app.warning.getvalue() == ""
+    assert [note.when for note in app.env.get_domain("reprodocs").notes()] == [
+        "whenever it is called",
+        "when",
+    ]
+
+
 def test_a_wording_naming_no_set_in_a_docstring_points_there(make_app, tmp_path):
     srcdir = write_page_project(tmp_path / "src", ".. autofunction:: regmod.histc\n")
     (srcdir / "regmod.py").write_text(
@@ -477,7 +578,8 @@ def test_notes_on_put_under_two_conditions_are_no_duplicates(build_registry):
             ":pass: backward\n      :when: ``accumulate=False``",
             "is noted with :pass: backward here",
         ),
-        # The same condition, another effect of deterministic mode: two claims.
+        # The same condition, and a note that says what deterministic mode
+        # does beside one that does not: two claims, no contradiction.
         (
             (
                 ":pass: forward\n      :when: ``accumulate=False``\n"
@@ -499,6 +601,62 @@ def test_duplicates_and_conflicts_count_the_condition(build_page, second, warnin
     else:
         assert warning in warnings
         assert warnings.count("WARNING") == 1
+
+
+@pytest.mark.parametrize(
+    ("second", "warning"),
+    [
+        # The same condition, the other effect of deterministic mode...
+        (
+            (
+                "nondeterministic::\n      :when: ``accumulate=False``\n"
+                "      :deterministic-algorithms: deterministic"
+            ),
+            (
+                "nondeterministic: torch.put is noted with :deterministic-algorithms: "
+                "deterministic here but raises in index (line 10)"
+            ),
+        ),
+        # ... on another backend too: deterministic mode does one thing to a call...
+        (
+            (
+                "cudnn-deterministic::\n      :when: ``accumulate=False``\n"
+                "      :deterministic-algorithms: deterministic"
+            ),
+            (
+                "cudnn-deterministic: torch.put is noted with :deterministic-algorithms: "
+                "deterministic here but raises in index (line 10)"
+            ),
+        ),
+        # ... under one condition; under another it may do the other.
+        (
+            (
+                "nondeterministic::\n      :when: ``accumulate=True``\n"
+                "      :deterministic-algorithms: deterministic"
+            ),
+            None,
+        ),
+    ],
+)
+def test_raises_and_deterministic_under_one_condition_conflict(build_page, second, warning):
+    body = (
+        ".. py:function:: torch.put(index)\n\n"
+        "   .. nondeterministic::\n      :when: ``accumulate=False``\n"
+        "      :deterministic-algorithms: raises\n\n"
+        f"   .. {second}\n"
+    )
+    app = build_page(body)
+    warnings = strip_colors(app.warning.getvalue())
+    if warning is None:
+        assert warnings == ""
+    else:
+        # Located at the second note, as a conflict of passes is.
+        assert f"{app.srcdir / 'index.rst'}:14: WARNING: {warning}" in warnings
+        assert warnings.count("WARNING") == 1
+        app.cleanup()  # the next app registers Sphinx's nodes again, without warnings
+        silenced = {"suppress_warnings": ["reprodocs.conflict"]}
+        app = build_page(body, confoverrides=silenced)
+        assert app.warning.getvalue() == ""
 
 
 # nondeterministic.json

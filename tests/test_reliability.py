@@ -5,6 +5,7 @@ nondeterministic.json, and configuration values of the wrong type."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -15,6 +16,10 @@ import pytest
 from sphinx.util.console import strip_colors
 
 from conftest import exported_index, notes_in, parse_html, text_of, write_page_project
+from reprodocs.base.files import BUILD_MARK, replace_file
+
+if sys.platform != "win32":
+    import fcntl
 
 KNOWN = [
     "torch.bincount",
@@ -57,6 +62,21 @@ def test_drift_check_runs_when_nothing_is_read(notes_project, tmp_path):
     assert sphinx_build("-W", *arguments, check=False).returncode != 0
 
 
+def test_drift_check_runs_when_only_the_setting_changed(notes_project, tmp_path):
+    # reprodocs_known_ops changes no page: Sphinx reads nothing again.
+    conf = notes_project / "conf.py"
+    settings = conf.read_text()
+    conf.write_text(settings + f"reprodocs_known_ops = {KNOWN!r}\n")
+    arguments = ["-b", "html", "-d", str(tmp_path / "doctrees"), str(notes_project)]
+    arguments.append(str(tmp_path / "html"))
+    assert "reprodocs_known_ops" not in sphinx_build(*arguments).stderr
+
+    conf.write_text(settings + f"reprodocs_known_ops = {[*KNOWN, 'torch.histc']!r}\n")
+    result = sphinx_build(*arguments)
+    assert "reprodocs_known_ops: torch.histc has no nondeterminism note" in result.stderr
+    assert "0 source files that are out of date" in result.stdout or "no targets" in result.stdout
+
+
 def test_known_ops_file_with_a_byte_order_mark(build_notes, notes_project):
     (notes_project / "known.txt").write_text("\ufeff" + "\n".join(KNOWN) + "\n", "utf-8")
     app = build_notes(reprodocs_known_ops="known.txt")
@@ -92,6 +112,18 @@ def test_a_wrong_setting_is_a_located_warning(notes_project, tmp_path, name, val
     assert sphinx_build("-W", "-E", *arguments, check=False).returncode != 0
 
 
+def test_a_setting_assigned_twice_is_located_at_its_last_assignment(make_app, notes_project):
+    # Sphinx uses the value assigned last: the warning is about that one.
+    conf = notes_project / "conf.py"
+    assignments = 'reprodocs_wording = "pytorch-2"\nproject = "Twice"\nreprodocs_wording = 2\n'
+    conf.write_text(conf.read_text() + assignments)
+    line = len(conf.read_text().splitlines())
+    app = make_app("html", srcdir=notes_project, freshenv=True)
+    app.build()
+    warnings = strip_colors(app.warning.getvalue())
+    assert f"{conf}:{line}: WARNING: reprodocs_wording: " in warnings, warnings
+
+
 def test_a_known_ops_file_that_is_not_text(build_notes, notes_project):
     (notes_project / "known.txt").write_bytes(bytes(range(256)))
     app = build_notes(reprodocs_known_ops="known.txt")
@@ -100,13 +132,18 @@ def test_a_known_ops_file_that_is_not_text(build_notes, notes_project):
     assert "not UTF-8" in warnings
 
 
-def test_a_missing_reproducibility_page_names_the_setting(build_page, tmp_path):
-    app = build_page(
-        ".. py:function:: torch.pad(input)\n\n   .. cuda-deterministic::\n",
-        confoverrides={"reprodocs_reproducibility_doc": "guide/randomness"},
-    )
+@pytest.mark.parametrize("doc", [None, "guide/randomness"], ids=["default", "another page"])
+def test_a_missing_reproducibility_page_names_the_setting(make_app, tmp_path, doc):
+    body = ".. py:function:: torch.pad(input)\n\n   .. cuda-deterministic::\n"
+    srcdir = write_page_project(tmp_path / "src", body)
+    overrides = {"reprodocs_reproducibility_doc": doc} if doc else {}
+    if doc is None:  # the default names the page, which is not there
+        doc = "notes/randomness"
+        (srcdir / f"{doc}.rst").unlink()
+    app = make_app("html", srcdir=srcdir, freshenv=True, confoverrides=overrides)
+    app.build()
     assert (
-        "WARNING: reprodocs_reproducibility_doc: the notes link to 'guide/randomness', "
+        f"WARNING: reprodocs_reproducibility_doc: the notes link to {doc!r}, "
         "which is not a document of this project"
     ) in strip_colors(app.warning.getvalue())
 
@@ -182,6 +219,80 @@ def test_a_build_killed_while_writing_leaves_nothing_stale(tmp_path):
     assert "torch.op060" in text_of(table[0])
     operations = [op["name"] for op in exported_index(outdir)["operations"]]
     assert "torch.op060" in operations
+
+
+#: Added to conf.py: with KILLED_AT_RENAME_OF set, the build kills itself
+#: (SIGKILL) as it renames a temporary file to the file of that name.
+KILLED_AT_RENAME = """
+import os, signal
+
+_replace = os.replace
+
+def _killed_at_rename(source, target, *args, **kwargs):
+    if os.path.basename(target) == os.environ.get("KILLED_AT_RENAME_OF"):
+        os.kill(os.getpid(), signal.SIGKILL)
+    return _replace(source, target, *args, **kwargs)
+
+os.replace = _killed_at_rename
+"""
+
+
+def temporaries(outdir: Path) -> list[str]:
+    """The files in *outdir* that are neither Sphinx's nor reprodocs' own."""
+    return sorted(
+        path.name
+        for path in outdir.rglob(".*")
+        if path.is_file() and path.name not in {".buildinfo", ".reprodocs-written.json"}
+    )
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
+@pytest.mark.parametrize("name", ["nondeterministic.json", ".reprodocs-written.json"])
+def test_a_build_killed_at_a_rename_leaves_no_temporary_file(tmp_path, name):
+    srcdir = site(tmp_path / "src", 3)
+    with (srcdir / "conf.py").open("a") as conf:
+        conf.write(KILLED_AT_RENAME)
+    outdir = tmp_path / "html"
+    arguments = ["-b", "html", "-d", str(tmp_path / "doctrees"), str(srcdir), str(outdir)]
+    sphinx_build(*arguments)
+
+    add_page(srcdir, 3)  # the table, and every page's menu, change
+    killed = subprocess.run(
+        [sys.executable, "-m", "sphinx", *arguments],
+        capture_output=True,
+        env={**os.environ, "KILLED_AT_RENAME_OF": name},
+        check=False,
+    )
+    assert killed.returncode == -signal.SIGKILL
+    (left,) = temporaries(outdir)
+    assert left.startswith(f".{name}.reprodocs-build.")
+
+    sphinx_build(*arguments)
+
+    assert temporaries(outdir) == []
+    operations = [op["name"] for op in exported_index(outdir)["operations"]]
+    assert "torch.op003" in operations
+    assert json.loads((outdir / ".reprodocs-written.json").read_text())
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="flock")
+def test_a_temporary_file_another_build_writes_is_left(tmp_path):
+    # A running writer holds a lock on its temporary file until it renames it.
+    path = tmp_path / "nondeterministic.json"
+    killed = tmp_path / f".nondeterministic.json{BUILD_MARK}k3x9q_2a"
+    running = tmp_path / f".nondeterministic.json{BUILD_MARK}running"
+    another_file = tmp_path / f".other.json{BUILD_MARK}0a1b2c3d"
+    for temporary in (killed, running, another_file):
+        temporary.write_text('{"operations": [')
+
+    with running.open() as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        replace_file(path, "{}\n")
+
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [path.name, running.name, another_file.name]
+    )
+    assert path.read_text() == "{}\n"
 
 
 # -- 3. Builders sharing one doctree folder ------------------------------------------------

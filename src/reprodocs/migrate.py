@@ -45,7 +45,6 @@ import os
 import re
 import stat
 import sys
-import tempfile
 import textwrap
 import tokenize
 from collections.abc import Collection, Iterable, Iterator
@@ -53,10 +52,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple, TextIO
 
+from reprodocs.base.files import create_temporary, remove_stale_temporaries
 from reprodocs.base.i18n import __
-
-if sys.platform != "win32":
-    import fcntl
 
 #: The note files PyTorch 1.4 included, and the directive each one becomes.
 INCLUDED_NOTES = {
@@ -1404,57 +1401,6 @@ def _keep_identity(temporary: str, status: os.stat_result, original: Path) -> No
                 raise NotRewritten(__("its extended attribute %s cannot be kept") % name) from None
 
 
-def _create_temporary(path: Path) -> tuple[int, str]:
-    """A new temporary file beside *path*, named after it, open and (but on
-    Windows) locked: a run that finds it unlocked knows it is left over."""
-    for _ in range(10):
-        descriptor, temporary = tempfile.mkstemp(
-            dir=path.parent, prefix=f".{path.name}{TEMPORARY_MARK}"
-        )
-        if sys.platform == "win32":
-            return descriptor, temporary  # an open file cannot be deleted there
-        try:
-            fcntl.flock(descriptor, fcntl.LOCK_EX)
-            if os.stat(temporary, follow_symlinks=False).st_ino == os.fstat(descriptor).st_ino:
-                return descriptor, temporary
-        except OSError:  # removed by another run before it was locked: another name
-            pass
-        os.close(descriptor)
-    raise OSError(errno.EEXIST, "no temporary file could be created beside it")
-
-
-def remove_stale_temporaries(directory: Path) -> None:
-    """Remove the temporary files in *directory* that no running migrate
-    holds: left by one that was killed."""
-    try:
-        names = [name for name in os.listdir(directory) if TEMPORARY_MARK in name]
-    except OSError:
-        return
-    for name in names:
-        if not name.startswith(".") or name.endswith(TEMPORARY_MARK):
-            continue
-        temporary = directory / name
-        if sys.platform == "win32":
-            with contextlib.suppress(OSError):  # open, so in use
-                temporary.unlink()
-            continue
-        try:
-            descriptor = os.open(temporary, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-        except OSError:
-            continue  # not ours to open (another user's), or gone
-        try:
-            status = os.fstat(descriptor)
-            if not stat.S_ISREG(status.st_mode):
-                continue
-            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            if os.stat(temporary, follow_symlinks=False).st_ino == status.st_ino:
-                temporary.unlink()
-        except OSError:
-            pass  # locked: a running migrate is writing it
-        finally:
-            os.close(descriptor)
-
-
 def write_atomically(
     path: Path, text: str, encoding: str, read: os.stat_result | None = None
 ) -> None:
@@ -1472,7 +1418,7 @@ def write_atomically(
         raise NotRewritten(__("it changed while it was being migrated (run migrate again)"))
     _check_rewritable(target, status)
     data = text.encode(encoding)
-    descriptor, temporary = _create_temporary(target)
+    descriptor, temporary = create_temporary(target, TEMPORARY_MARK)
     try:
         with os.fdopen(descriptor, "wb") as stream:
             stream.write(data)
@@ -1679,7 +1625,7 @@ def run(
         try:
             target = Path(os.path.realpath(path))  # a symbolic link given: its file
             if write and target.parent not in cleaned:
-                remove_stale_temporaries(target.parent)
+                remove_stale_temporaries(target.parent, TEMPORARY_MARK)
                 cleaned.add(target.parent)
             read = os.stat(target)
             old, migration, encoding = migrate_file(path, wording)

@@ -2,4 +2,6 @@
 the one warning helper, the package's data files, and the one holder of
 per-build state. It imports none of the products."""
 
-__version__ = "0.1.0"
+from reprodocs.base.version import __version__
+
+__all__ = ["__version__"]

@@ -46,13 +46,19 @@ def setting_location(app: Sphinx, name: str) -> str | None:
         tree = ast.parse(conf_py.read_bytes())
     except (OSError, SyntaxError, ValueError):
         return None  # Sphinx executed it, so it was readable then; never fail a warning
-    for node in ast.walk(tree):
-        targets = getattr(node, "targets", [getattr(node, "target", None)])
-        if isinstance(node, ast.stmt) and any(
-            isinstance(t, ast.Name) and t.id == name for t in targets
-        ):
-            return f"{conf_py}:{node.lineno}"
-    return None
+    # The last top-level assignment is the value Sphinx uses; one nested (in an
+    # ``if``, say) only where there is none at top level.
+    top_level = [node for node in tree.body if _assigns(node, name)]
+    statements = [node for node in ast.walk(tree) if isinstance(node, ast.stmt)]
+    nested = [node for node in statements if _assigns(node, name)]
+    found = top_level[-1:] or nested[:1]
+    return f"{conf_py}:{found[0].lineno}" if found else None
+
+
+def _assigns(statement: ast.stmt, name: str) -> bool:
+    """Whether *statement* assigns the name *name* (``=``, ``+=``, ``x: T =``)."""
+    targets = getattr(statement, "targets", [getattr(statement, "target", None)])
+    return any(isinstance(t, ast.Name) and t.id == name for t in targets)
 
 
 def checked_setting(

@@ -4,10 +4,12 @@ reprodocs keeps state for two lifetimes, each in one place:
 
 * per document, saved with the environment: the notes extension's domain
   (``reprodocs.notes.domain``), which Sphinx purges and merges;
-* per build: one object per product, of a class the product declares, made
-  on first use by :func:`build_state`. It lives as long as the build's
+* per build: one object per kind, of a class the product declares, made on
+  first use by :func:`build_state`. It lives as long as the build's
   environment object in memory (one ``sphinx-build`` run, one test
-  application) and is never pickled.
+  application) and is never pickled. What must not outlive one
+  ``app.build()`` (an application may build twice) is made anew by
+  :func:`new_build_state` when the build starts (``env-get-updated``).
 """
 
 from __future__ import annotations
@@ -31,3 +33,10 @@ def build_state(env: BuildEnvironment, kind: type[State]) -> State:
     if kind not in states:
         states[kind] = kind()
     return cast("State", states[kind])
+
+
+def new_build_state(env: BuildEnvironment, kind: type[State]) -> State:
+    """A new *kind* object for the build that starts: the last build's is
+    forgotten, whatever it held."""
+    state = _states.setdefault(env, {})[kind] = kind()
+    return state

@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reprodocs.base import __version__
 from reprodocs.base.files import replace_file
 from reprodocs.base.state import build_state
+from reprodocs.base.version import __version__
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

@@ -42,10 +42,10 @@ from typing import TYPE_CHECKING, Any, cast
 
 from sphinx.util import logging
 
-import reprodocs.navigation
 from reprodocs.base import __version__
-from reprodocs.base.state import build_state
-from reprodocs.navigation import page_toctree
+from reprodocs.base.state import build_state, new_build_state
+from reprodocs.navigation import serving
+from reprodocs.navigation.serving import page_toctree
 from reprodocs.navigation.toctree import UNMARKED_DIRECTORIES, _marks, _resolved_menu
 
 if TYPE_CHECKING:
@@ -75,12 +75,11 @@ FURO_TOCTREE: dict[str, Any] = {
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    """Set up by ``reprodocs.navigation`` itself, after its own handler that
-    serves ``toctree()``: at the same priority, ``before_furo`` runs after it
-    and before furo's handler (furo, a theme, is set up after every extension
-    and connects at the default priority); ``after_furo`` runs after furo's."""
+    """``before_furo`` runs after ``reprodocs.navigation`` serves
+    ``toctree()`` (priority 400) and before furo's handler (the default, 500);
+    ``after_furo`` after furo's."""
     app.connect("env-get-updated", forget)
-    app.connect("html-page-context", before_furo)
+    app.connect("html-page-context", before_furo, priority=450)
     app.connect("html-page-context", after_furo, priority=501)
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
 
@@ -104,17 +103,11 @@ class FuroTrees:
     #: How many pages got their tree from here (for the tests).
     served: int = 0
 
-    def forget(self) -> None:
-        self.tree = None
-        self.unmarked.clear()
-        self.checked.clear()
-        self.differs = False
-        self.served = 0
-
 
 def forget(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """``env-get-updated``: the menu may have changed; forget its tree."""
-    build_state(env, FuroTrees).forget()
+    """``env-get-updated``: the menu may have changed; forget its tree, and
+    what the last build's log told."""
+    new_build_state(env, FuroTrees)
     return []
 
 
@@ -204,9 +197,7 @@ def after_furo(
     # where the page's is Sphinx's own): furo's tree is served on the same
     # pages, and the self-check transforms it. Looked up where page_toctree
     # looks it up, so that both are the one function.
-    menu: str | None = reprodocs.navigation.menu_html(  # type: ignore[attr-defined]
-        builder, pagename, **FURO_TOCTREE
-    )
+    menu: str | None = serving.menu_html(builder, pagename, **FURO_TOCTREE)
     tree = None if menu is None else page_tree(builder, pagename)
     if menu is None or tree is None:
         # furo's own, as its handler would have made it (cache and all).

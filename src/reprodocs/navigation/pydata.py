@@ -59,9 +59,9 @@ from sphinx import addnodes
 from sphinx.util import logging
 
 from reprodocs.base import __version__
-from reprodocs.base.state import build_state
-from reprodocs.navigation import page_toctree, renders_html_menu
+from reprodocs.base.state import build_state, new_build_state
 from reprodocs.navigation.pytorch_sphinx_theme2 import remembering
+from reprodocs.navigation.serving import page_toctree, renders_html_menu
 from reprodocs.navigation.toctree import (
     UNMARKED_DIRECTORIES,
     _Item,
@@ -188,8 +188,7 @@ class PydataSidebars:
 
 def forget_sidebars(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """``env-get-updated``: forget the sections of the last build."""
-    state = build_state(env, PydataSidebars)
-    vars(state).update(vars(PydataSidebars()))
+    new_build_state(env, PydataSidebars)
     return []
 
 

@@ -1,4 +1,4 @@
-"""pytorch_sphinx_theme2's Markdown copies without parsing the sidebar again.
+"""pytorch_sphinx_theme2's Markdown copies without parsing the menus again.
 
 When the build is done, pytorch_sphinx_theme2 (0.4.13) converts every page it
 wrote into Markdown for LLMs (its ``llm_generation``: ``<page>.md`` and
@@ -10,21 +10,32 @@ links, 400 KB of a 430 KB page): parsed only to be removed, once the sidebar
 is served in linear time it was most of the build (4.6 times the theme without
 a sidebar, on PyTorch's tree).
 
-Here the conversion is given each page without the sidebar
-:mod:`reprodocs.navigation.pydata` wrote into it, known by its length and
-digest (a page that does not hold it whole, once, is converted as it is).
-That is the same Markdown only because the sidebar sits where the theme's
-conversion removes it; so before the theme converts anything, the first page
-of each layout (template and sidebars) is converted both ways and compared,
-and a layout whose Markdown differs is converted whole, and the log says so.
+The header's menu is the other part of a page that grows with the site: the
+theme's ``navbar-nav.html`` lists every child of the root's toctree entries,
+twice (the header, and its copy for small screens, which shows every
+link). Under one section of 2,000 API pages that is 800 KB of a 1 MB page.
+
+Here the conversion is given each page without these menus, the pieces of
+it that are known exactly: the sidebar :mod:`reprodocs.navigation.pydata`
+wrote into it, and the header's menu rendered once more in each of its two
+forms, with the theme's own template and the page's context. Each is found by its length and digest (a
+page that does not hold each of them whole is converted as it is). That is
+the same Markdown only because the menus sit where the theme's conversion
+removes them; so before the theme converts anything, the first page of each
+layout (template, sidebars, pieces) is converted both ways and compared, and
+a layout whose Markdown differs is converted whole, and the log says so.
 
 This is the one place where reprodocs replaces a theme's functions: the two
 names above in ``pytorch_sphinx_theme2.llm_generation``, only while the
 theme's ``build-finished`` handler runs, each calling the theme's own. The
 theme converts pages in worker processes; forked ones inherit the pages'
-sidebars from :data:`CONVERTING`, others (``spawn``, ``forkserver``)
+pieces from :data:`CONVERTING`, others (``spawn``, ``forkserver``)
 convert whole pages, as the theme does. Pages written by parallel writing
 processes are converted whole too.
+
+Rendering the header's menu again costs a page what the theme's own
+rendering of it costs (a few milliseconds for 2,000 links); parsing it costs
+the conversion about forty times that.
 """
 
 from __future__ import annotations
@@ -35,10 +46,11 @@ import importlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from jinja2 import TemplateError
 from sphinx.util import logging
 
 from reprodocs.base import __version__
-from reprodocs.base.state import build_state
+from reprodocs.base.state import build_state, new_build_state
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -55,40 +67,69 @@ THEME_MODULE = "pytorch_sphinx_theme2.llm_generation"
 CONVERT_PAGE = "_convert_single_doc"
 HTML_TO_MARKDOWN = "_html_to_markdown"
 
-#: How much of a sidebar's start is looked for in its page.
+#: The theme's template of the header's menu, and where the page says it is
+#: written (pydata-sphinx-theme's ``navbar_center``, template names).
+HEADER_MENU = "navbar-nav.html"
+HEADER_PLACE = "theme_navbar_center"
+#: The page context's list of that menu's entries (the theme's
+#: ``hierarchical_header_nav``; empty, the template calls pydata's
+#: ``generate_header_nav_html`` instead, which is not rendered twice).
+HEADER_ENTRIES = "hierarchical_header_nav"
+#: How pydata-sphinx-theme's primary sidebar writes the header's items
+#: again for small screens (``sections/sidebar-primary.html``): every link,
+#: none in the "More" dropdown.
+SMALL_SCREENS = {"theme_header_links_before_dropdown": 999}
+
+#: How much of a piece's start is looked for in its page.
 _PREFIX = 256
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    app.connect("env-get-updated", forget_sidebars)
+    app.connect("env-get-updated", forget_pieces)
+    # After the theme's own html-page-context handlers (priority 500), which
+    # fill in the header's entries.
+    app.connect("html-page-context", remember_header_menu, priority=700)
     # Around the theme's _generate_llms_txt (priority 500).
-    app.connect("build-finished", convert_without_sidebars, priority=400)
+    app.connect("build-finished", convert_without_menus, priority=400)
     app.connect("build-finished", restore_theme_functions, priority=600)
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
 
 
 @dataclass(frozen=True)
-class Sidebar:
-    """A sidebar as written into a page: enough to find it there again."""
+class Piece:
+    """A menu as written into a page: enough to find it there again."""
 
     length: int
     prefix: str
     digest: bytes
 
     @classmethod
-    def of(cls, html: str) -> Sidebar:
+    def of(cls, html: str) -> Piece:
         return cls(len(html), html[:_PREFIX], _digest(html))
 
     def removed_from(self, page: str) -> str | None:
-        """The page without this sidebar, None unless it holds it once."""
-        found = [
-            start
-            for start in _occurrences(page, self.prefix)
-            if _digest(page[start : start + self.length]) == self.digest
-        ]
-        if len(found) != 1:
+        """The page without this piece wherever it is written whole, None
+        where it is nowhere."""
+        kept = []
+        end = 0
+        for start in _occurrences(page, self.prefix):
+            if start >= end and _digest(page[start : start + self.length]) == self.digest:
+                kept.append(page[end:start])
+                end = start + self.length
+        if not kept:
             return None
-        return page[: found[0]] + page[found[0] + self.length :]
+        kept.append(page[end:])
+        return "".join(kept)
+
+
+def without_pieces(page: str, pieces: tuple[Piece, ...]) -> str | None:
+    """The page without each of these pieces, None unless it holds each."""
+    for piece in pieces:
+        lean = piece.removed_from(page)
+        if lean is None:
+            return None
+        page = lean
+    return page
 
 
 def _occurrences(text: str, part: str) -> list[int]:
@@ -104,22 +145,44 @@ def _digest(html: str) -> bytes:
     return hashlib.blake2b(html.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
-@dataclass
-class WrittenSidebars:
-    """Per build: the sidebar written into each page, and each page's layout."""
+#: A page's layout: its template, its sidebars, the kinds of its pieces.
+Layout = tuple[str, tuple[str, ...], tuple[str, ...]]
 
-    #: By page name.
-    sidebars: dict[str, Sidebar] = field(default_factory=dict)
-    #: The pages of each layout (template name and sidebars), first one first.
-    layouts: dict[tuple[str, tuple[str, ...]], list[str]] = field(default_factory=dict)
+
+@dataclass
+class WrittenPieces:
+    """Per build: the menus written into each page, and its template and
+    sidebars."""
+
+    #: By page name, then kind ("sidebar", "header").
+    pieces: dict[str, dict[str, Piece]] = field(default_factory=dict)
+    #: By page name: its template and sidebars.
+    templates: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+
+    def record(self, pagename: str, templatename: str, context: dict[str, Any]) -> dict[str, Piece]:
+        """The page's pieces, to be filled in."""
+        self.templates[pagename] = (templatename, tuple(map(str, context.get("sidebars") or ())))
+        return self.pieces.setdefault(pagename, {})
+
+    def layouts(self) -> dict[Layout, list[str]]:
+        """The pages of each layout, in the order they were written."""
+        layouts: dict[Layout, list[str]] = {}
+        for pagename, pieces in self.pieces.items():
+            if pieces:
+                layout = (*self.templates[pagename], tuple(sorted(pieces)))
+                layouts.setdefault(layout, []).append(pagename)
+        return layouts
+
+    def of(self, pagename: str) -> tuple[Piece, ...]:
+        return tuple(piece for _kind, piece in sorted(self.pieces[pagename].items()))
 
 
 @dataclass
 class Converting:
     """While the theme converts: what its worker processes need to know."""
 
-    #: The sidebar of each page that may be converted without it.
-    without_sidebar: dict[str, Sidebar] = field(default_factory=dict)
+    #: The pieces of each page that may be converted without them.
+    without_pieces: dict[str, tuple[Piece, ...]] = field(default_factory=dict)
     #: The theme's functions replaced here.
     theme_own: dict[str, Callable[..., Any]] = field(default_factory=dict)
 
@@ -128,8 +191,8 @@ class Converting:
 #: have no build to ask): empty outside the theme's build-finished handler.
 CONVERTING = Converting()
 
-#: The page being converted, in this process.
-_converting: contextvars.ContextVar[Sidebar | None] = contextvars.ContextVar(
+#: The pieces of the page being converted, in this process.
+_converting: contextvars.ContextVar[tuple[Piece, ...] | None] = contextvars.ContextVar(
     "reprodocs_converting", default=None
 )
 
@@ -148,51 +211,92 @@ def remembering(
 ) -> Callable[..., Any]:
     """The page's sidebar function, remembering what it writes into the page
     (for :mod:`reprodocs.navigation.pydata`, which serves it)."""
-    if not makes_markdown(app) or pagename not in app.env.all_docs:
-        return sidebar  # the theme converts documents only, not genindex or search
-    state = build_state(app.env, WrittenSidebars)
+    if not converts(app, pagename):
+        return sidebar
+    state = build_state(app.env, WrittenPieces)
 
     def written(*args: Any, **kwargs: Any) -> Any:
         html = sidebar(*args, **kwargs)
         if isinstance(html, str) and html:
-            if pagename not in state.sidebars:
-                layout = (templatename, tuple(map(str, context.get("sidebars") or ())))
-                state.layouts.setdefault(layout, []).append(pagename)
-            state.sidebars[pagename] = Sidebar.of(html)
+            state.record(pagename, templatename, context)["sidebar"] = Piece.of(html)
         return html
 
     return written
 
 
-def forget_sidebars(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """``env-get-updated``: forget the sidebars of the last build."""
-    state = build_state(env, WrittenSidebars)
-    state.sidebars.clear()
-    state.layouts.clear()
+def converts(app: Sphinx, pagename: str) -> bool:
+    """Whether the theme will convert this page (documents only, not genindex
+    or search)."""
+    return makes_markdown(app) and pagename in app.env.all_docs
+
+
+def remember_header_menu(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: object
+) -> None:
+    """``html-page-context``, after the theme's: the header's menu as the
+    page will hold it, rendered with the theme's template and the page's
+    context, in both of pydata-sphinx-theme's forms."""
+    if not (converts(app, pagename) and context.get(HEADER_ENTRIES)):
+        return
+    if HEADER_MENU not in (context.get(HEADER_PLACE) or ()):
+        return
+    forms = {
+        "header": context,
+        "header for small screens": {**context, **SMALL_SCREENS},
+    }
+    rendered: dict[str, Piece] = {}
+    for kind, form_context in forms.items():
+        html = _rendered(app, form_context)
+        if html is None:
+            return
+        piece = Piece.of(html)
+        if piece not in rendered.values():  # few entries: the two forms are one
+            rendered[kind] = piece
+    state = build_state(app.env, WrittenPieces)
+    state.record(pagename, templatename, context).update(rendered)
+
+
+def _rendered(app: Sphinx, context: dict[str, Any]) -> str | None:
+    templates = getattr(app.builder, "templates", None)
+    try:
+        html = templates.render(HEADER_MENU, context) if templates is not None else None
+    except TemplateError:
+        return None  # the page's own rendering says what is wrong
+    return html if isinstance(html, str) and html.strip() else None
+
+
+def forget_pieces(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """``env-get-updated``: forget the pieces of the last build."""
+    new_build_state(env, WrittenPieces)
     return []
 
 
-def convert_without_sidebars(app: Sphinx, exception: BaseException | None) -> None:
+def convert_without_menus(app: Sphinx, exception: BaseException | None) -> None:
     """``build-finished``, before the theme's: check each layout, then have
-    the theme convert the pages of those that pass without their sidebar."""
-    state = build_state(app.env, WrittenSidebars)
-    theme = _theme_module() if exception is None and state.sidebars else None
+    the theme convert the pages of those that pass without their menus."""
+    state = build_state(app.env, WrittenPieces)
+    theme = _theme_module() if exception is None and state.pieces else None
     if theme is None:
         return
     to_markdown = getattr(theme, HTML_TO_MARKDOWN)
-    for (templatename, _sidebars), pagenames in state.layouts.items():
+    differing: list[tuple[str, tuple[str, ...], int]] = []
+    for (_template, _sidebars, kinds), pagenames in state.layouts().items():
         first = pagenames[0]
-        if not _same_markdown(app, to_markdown, first, state.sidebars[first]):
-            logger.info(
-                "reprodocs.navigation: pytorch_sphinx_theme2's Markdown copy of %s differs "
-                "without its sidebar; the pages written with %s and these sidebars are "
-                "converted whole, in the time the theme takes",
-                first,
-                templatename,
-            )
-            continue
-        CONVERTING.without_sidebar.update((name, state.sidebars[name]) for name in pagenames)
-    if CONVERTING.without_sidebar:
+        if _same_markdown(app, to_markdown, first, state.of(first)):
+            CONVERTING.without_pieces.update((name, state.of(name)) for name in pagenames)
+        else:
+            differing.append((first, kinds, len(pagenames)))
+    if differing:
+        first, kinds, _pages = differing[0]
+        logger.info(
+            "reprodocs.navigation: pytorch_sphinx_theme2's Markdown copy of %s differs "
+            "without its menus (%s); %d pages, of its layout and any other where it "
+            "differs, are converted whole, in the time the theme takes",
+            first,
+            ", ".join(kinds),
+            sum(pages for _first, _kinds, pages in differing),
+        )
+    if CONVERTING.without_pieces:
         for name, replacement in REPLACEMENTS.items():
             CONVERTING.theme_own[name] = getattr(theme, name)
             setattr(theme, name, replacement)
@@ -200,12 +304,13 @@ def convert_without_sidebars(app: Sphinx, exception: BaseException | None) -> No
 
 def restore_theme_functions(app: Sphinx, exception: BaseException | None) -> None:
     """``build-finished``, after the theme's: its functions back, the
-    sidebars forgotten."""
+    pieces forgotten."""
     theme = _theme_module()
     if theme is not None:
         for name, function in CONVERTING.theme_own.items():
             setattr(theme, name, function)
-    vars(CONVERTING).update(vars(Converting()))
+    CONVERTING.without_pieces.clear()
+    CONVERTING.theme_own.clear()
 
 
 def _theme_module() -> ModuleType | None:
@@ -220,22 +325,22 @@ def _theme_module() -> ModuleType | None:
 
 
 def _same_markdown(
-    app: Sphinx, to_markdown: Callable[[str], str], pagename: str, sidebar: Sidebar
+    app: Sphinx, to_markdown: Callable[[str], str], pagename: str, pieces: tuple[Piece, ...]
 ) -> bool:
     """Whether the theme's Markdown of the written page is the same without
-    its sidebar."""
+    its pieces."""
     try:
         page = (app.outdir / app.builder.get_target_uri(pagename)).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return False
-    lean = sidebar.removed_from(page)
+    lean = without_pieces(page, pieces)
     return lean is not None and to_markdown(lean) == to_markdown(page)
 
 
 def convert_page(args: tuple[str, str]) -> Any:
-    """The theme's ``_convert_single_doc(args)``, with the page's sidebar
+    """The theme's ``_convert_single_doc(args)``, with the page's pieces
     known to :func:`html_to_markdown`."""
-    token = _converting.set(CONVERTING.without_sidebar.get(args[0]))
+    token = _converting.set(CONVERTING.without_pieces.get(args[0]))
     try:
         return _theme_own(CONVERT_PAGE)(args)
     finally:
@@ -243,9 +348,9 @@ def convert_page(args: tuple[str, str]) -> Any:
 
 
 def html_to_markdown(html_content: str) -> Any:
-    """The theme's ``_html_to_markdown``, given the page without its sidebar."""
-    sidebar = _converting.get()
-    lean = sidebar.removed_from(html_content) if sidebar is not None else None
+    """The theme's ``_html_to_markdown``, given the page without its pieces."""
+    pieces = _converting.get()
+    lean = without_pieces(html_content, pieces) if pieces is not None else None
     return _theme_own(HTML_TO_MARKDOWN)(lean if lean is not None else html_content)
 
 

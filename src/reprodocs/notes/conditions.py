@@ -65,6 +65,8 @@ def holds(app: Sphinx, kind: str, expression: str) -> bool:
         except Exception:  # noqa: BLE001 -- as Sphinx, which warns when it writes the page and shows it
             return True
     # As sphinx.ext.ifconfig evaluates it: an error replaces the content.
+    # sphinx.ext.ifconfig's own namespace, built the same way (the values,
+    # then the Config object's attributes), so that a name means the same.
     namespace = {value.name: value.value for value in app.config}
     namespace.update(app.config.__dict__.copy())
     namespace["builder"] = app.builder.name

@@ -100,7 +100,7 @@ class NondeterministicDirective(SphinxDirective):
             line=line,
             source="" if source == self.page_source else source,
             deterministic_algorithms=options.get("deterministic-algorithms", ""),
-            when=options.get("when", ""),
+            when=self.condition(options.get("when", "")),
             wording=self.chosen_wording(options.get("wording", "")),
         )
         domain = notes_domain(self.env)
@@ -132,6 +132,23 @@ class NondeterministicDirective(SphinxDirective):
         admonition += self.wording_nodes(note, options.get("alternative", ""))
         admonition += self.parse_to_nodes(self.content, self.content_offset)
         return [admonition]
+
+    def condition(self, when: str) -> str:
+        """``:when:`` without a leading word "when", which the note's sentence
+        and the lists add (they would read "when when called on ..."):
+        dropped, with a warning at the directive, as text after the
+        directive's name is."""
+        word, _space, rest = when.partition(" ")
+        if word.lower() != "when" or not rest:
+            return when
+        warn(
+            "when",
+            __('%s: :when: %s starts with "when", which the note adds; it is dropped'),
+            self.name,
+            when,
+            location=self.location,
+        )
+        return rest
 
     def chosen_wording(self, name: str) -> str:
         """The wording set ``:wording:`` names, or "" (the site's) when it

@@ -141,9 +141,13 @@ class ReproducibilityDomain(Domain):
     def check_consistency(self) -> None:
         """Warn about notes on one operation that repeat or contradict each other
         across pages (a page's own repeats are reported while it is read). Notes
-        under different conditions (``:when:``) may name different passes."""
+        under different conditions (``:when:``) may name different passes.
+        What deterministic mode does under one condition is one fact whichever
+        backend's note says it (a list shows a CUDA and a cuDNN note as one
+        item), so there the backends are not told apart."""
         first_by_claim: dict[tuple[str, str, str, str, str], Note] = {}
         passes_by_backend: dict[tuple[str, str, str], Note] = {}
+        effects_by_condition: dict[tuple[str, str], Note] = {}
         for note in self.notes():
             if not note.operation:
                 continue
@@ -170,6 +174,24 @@ class ReproducibilityDomain(Domain):
                     other.affected_pass,
                     other.place,
                     other.line,
+                    location=note.location,
+                )
+            if not note.deterministic_algorithms:
+                continue
+            said = effects_by_condition.setdefault((note.operation, note.when), note)
+            if said.deterministic_algorithms != note.deterministic_algorithms:
+                warn(
+                    "conflict",
+                    __(
+                        "%s: %s is noted with :deterministic-algorithms: %s here "
+                        "but %s in %s (line %d)"
+                    ),
+                    note.directive,
+                    note.operation,
+                    note.deterministic_algorithms,
+                    said.deterministic_algorithms,
+                    said.place,
+                    said.line,
                     location=note.location,
                 )
 

@@ -345,7 +345,7 @@ class RenderLists(SphinxPostTransform):
             if isinstance(node, UNSERVED) or (
                 isinstance(node, nodes.reference) and "refuri" not in node and "refid" not in node
             ):
-                node.replace_self(nodes.Text(node.astext()))
+                replace_with_text(node)
         return parent.children[:]
 
 
@@ -360,7 +360,25 @@ UNSERVED = (
     nodes.footnote_reference,
     nodes.citation_reference,
     nodes.target,
+    addnodes.index,
 )
+
+
+def replace_with_text(node: nodes.Element) -> None:
+    """Replace *node*, one of :data:`UNSERVED` or a reference to nowhere,
+    with its text: an auto-numbered footnote reference, whose number only
+    the page's transforms give, with its source (``[#]_``); an element
+    without text (an external hyperlink's target, an index entry) with
+    nothing.
+
+    Its ids and names are dropped (``replace_self`` refuses to): the note
+    defines them where it is written, and the list would repeat them, or
+    hold ids only the scratch document knew.
+    """
+    text = node.astext()
+    if not text and isinstance(node, nodes.footnote_reference):
+        text = node.rawsource
+    node.parent.replace(node, [nodes.Text(text)] if text else [])
 
 
 def fill_in(message: str, **parts: list[nodes.Node]) -> list[nodes.Node]:

@@ -19,7 +19,8 @@ from reprodocs.theme.translator import PageStyles
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
-    # Private, for the type only: what Sphinx 7.2 and later put in script_files.
+    # Private: what Sphinx 7.2 and later put in script_files (_from_file
+    # reads its attributes and priority and makes one with type(script)).
     from sphinx.builders.html._assets import _JavaScript
 
 #: The ``type`` values of a script element a browser runs.
@@ -86,4 +87,8 @@ def _from_file(outdir: str | os.PathLike[str], script: _JavaScript | str) -> _Ja
         return script  # a data block, which no policy refuses
     filename = _static_file(outdir, "reprodocs-inline", ".js", body)
     others = {key: value for key, value in attributes.items() if key != "body"}
+    # Sphinx's private asset class (no public way to make a script element
+    # of a page; app.add_js_file is for every page): its constructor,
+    # attributes and priority are the same from 7.2 to 9.x, and the theme's
+    # tests run on each line (tests/test_theme.py, the inline scripts).
     return type(script)(filename, priority=script.priority, **others)

@@ -14,12 +14,15 @@ passes to the templates (``builder.theme.get_options(builder.theme_options)``
 gives ``theme_<name>``, the theme's defaults, from theme.toml or theme.conf,
 for every option left out). The configuration itself is never changed: Sphinx
 7.2 copies it into ``theme_options``, Sphinx 7.3 and later use the very dict,
-which is replaced here, not edited.
+which is replaced here, not edited. The one exception is a value that is no
+container at all (None, a number), which Sphinx cannot use: it is replaced by
+the default, ``{}`` (:func:`replace_by_default`). Sphinx 7.2 stops on it (and
+on a string or a tuple) itself, copying it before it loads the theme.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -287,4 +290,34 @@ def check_theme_options(app: Sphinx) -> None:
     if builder.get_theme_config()[1] is not app.config.html_theme_options:
         return
     location = setting_location(app, SETTING)
+    if not searchable(app.config.html_theme_options):
+        replace_by_default(app, builder, location)
+        return
     builder.theme_options = checked_options(builder.theme_options, location)
+
+
+def searchable(value: object) -> bool:
+    """Whether ``key in value`` works, as alabaster's ``html-page-context``
+    handler, which Sphinx loads whatever the theme, asks of
+    ``html_theme_options`` on every page."""
+    return isinstance(value, (Container, Iterable))
+
+
+def replace_by_default(app: Sphinx, builder: StandaloneHTMLBuilder, location: str | None) -> None:
+    """Warn about ``html_theme_options`` that is no container at all (None,
+    a number), and give Sphinx and the templates its default, ``{}``."""
+    # The one configuration value rewritten in place: checked options are the
+    # builder's own, but alabaster reads the configuration, and a value it
+    # cannot look a key up in stops the build at the first page, with a
+    # traceback, whatever reprodocs gives the templates. Here, not at
+    # config-inited: Sphinx loads the theme (its entry point) when it sets the
+    # builder up, after config-inited; builder-inited is before any page.
+    given = app.config.html_theme_options
+    wrong(
+        __("%s must be %s, not %s; the default is used"),
+        SETTING,
+        _Wrong(__("a dict")),
+        given,
+        location,
+    )
+    app.config[SETTING] = builder.theme_options = {}  # Sphinx 7.2 types no attribute assignment
