@@ -110,7 +110,8 @@ def test_pytorch_sphinx_theme2_pages_are_byte_identical_with_the_extension(
     ``toctree()``: its sidebar asks Sphinx's ``TocTree.resolve`` itself (for
     the pages under a top-level page, as under api/ here) and its header lists
     the root's toctree entries from the environment. The extension serves
-    nothing there, so it changes no page (and accelerates nothing)."""
+    both (reprodocs.navigation.pydata and .pytorch_sphinx_theme2_header)
+    and changes no page."""
     options = pytorch_sphinx_theme2_settings()
     without = build(
         make_app,

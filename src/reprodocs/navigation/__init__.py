@@ -22,7 +22,8 @@ writing process), keeps the resolved menus for one build, and has every page
 written again when the menu changed since the output directory's pages were
 written. Its other modules serve the menus of the theme families that do not
 ask ``toctree()`` for them: pydata-sphinx-theme (``pydata``), furo
-(``furo``), pytorch_sphinx_theme2's Markdown copies
+(``furo``), pytorch_sphinx_theme2's header menu
+(``pytorch_sphinx_theme2_header``) and its Markdown copies
 (``pytorch_sphinx_theme2``). It needs neither the notes extension nor the
 theme.
 """
@@ -52,7 +53,9 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("html-page-context", serve_menu, priority=400)
     app.setup_extension("reprodocs.navigation.furo")  # furo's tree
     app.setup_extension("reprodocs.navigation.pydata")  # pydata-sphinx-theme's sidebar
-    # pytorch_sphinx_theme2's Markdown copies of the pages, without their menus
+    # pytorch_sphinx_theme2's header menu, and its Markdown copies of the
+    # pages without their menus
+    app.setup_extension("reprodocs.navigation.pytorch_sphinx_theme2_header")
     app.setup_extension("reprodocs.navigation.pytorch_sphinx_theme2")
     # Reading is untouched and nothing is kept in the environment. The menus
     # are resolved when a page first asks for one; writing in parallel, the

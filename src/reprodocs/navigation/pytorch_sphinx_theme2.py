@@ -17,13 +17,15 @@ link). Under one section of 2,000 API pages that is 800 KB of a 1 MB page.
 
 Here the conversion is given each page without these menus, the pieces of
 it that are known exactly: the sidebar :mod:`reprodocs.navigation.pydata`
-wrote into it, and the header's menu rendered once more in each of its two
-forms, with the theme's own template and the page's context. Each is found by its length and digest (a
-page that does not hold each of them whole is converted as it is). That is
-the same Markdown only because the menus sit where the theme's conversion
-removes them; so before the theme converts anything, the first page of each
-layout (template, sidebars, pieces) is converted both ways and compared, and
-a layout whose Markdown differs is converted whole, and the log says so.
+wrote into it, and the header's menu in each of its two forms, as
+:mod:`reprodocs.navigation.pytorch_sphinx_theme2_header` wrote it (a project
+whose ``navbar-nav.html`` is not the theme's keeps its header in the
+conversion). Each is found by its length and digest (a page that does not
+hold each of them whole is converted as it is). That is the same Markdown
+only because the menus sit where the theme's conversion removes them; so
+before the theme converts anything, the first page of each layout (template,
+sidebars, pieces) is converted both ways and compared, and a layout whose
+Markdown differs is converted whole, and the log says so.
 
 This is the one place where reprodocs replaces a theme's functions: the two
 names above in ``pytorch_sphinx_theme2.llm_generation``, only while the
@@ -32,10 +34,6 @@ theme converts pages in worker processes; forked ones inherit the pages'
 pieces from :data:`CONVERTING`, others (``spawn``, ``forkserver``)
 convert whole pages, as the theme does. Pages written by parallel writing
 processes are converted whole too.
-
-Rendering the header's menu again costs a page what the theme's own
-rendering of it costs (a few milliseconds for 2,000 links); parsing it costs
-the conversion about forty times that.
 """
 
 from __future__ import annotations
@@ -46,7 +44,6 @@ import importlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from jinja2 import TemplateError
 from sphinx.util import logging
 
 from reprodocs.base import __version__
@@ -67,28 +64,12 @@ THEME_MODULE = "pytorch_sphinx_theme2.llm_generation"
 CONVERT_PAGE = "_convert_single_doc"
 HTML_TO_MARKDOWN = "_html_to_markdown"
 
-#: The theme's template of the header's menu, and where the page says it is
-#: written (pydata-sphinx-theme's ``navbar_center``, template names).
-HEADER_MENU = "navbar-nav.html"
-HEADER_PLACE = "theme_navbar_center"
-#: The page context's list of that menu's entries (the theme's
-#: ``hierarchical_header_nav``; empty, the template calls pydata's
-#: ``generate_header_nav_html`` instead, which is not rendered twice).
-HEADER_ENTRIES = "hierarchical_header_nav"
-#: How pydata-sphinx-theme's primary sidebar writes the header's items
-#: again for small screens (``sections/sidebar-primary.html``): every link,
-#: none in the "More" dropdown.
-SMALL_SCREENS = {"theme_header_links_before_dropdown": 999}
-
 #: How much of a piece's start is looked for in its page.
 _PREFIX = 256
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("env-get-updated", forget_pieces)
-    # After the theme's own html-page-context handlers (priority 500), which
-    # fill in the header's entries.
-    app.connect("html-page-context", remember_header_menu, priority=700)
     # Around the theme's _generate_llms_txt (priority 500).
     app.connect("build-finished", convert_without_menus, priority=400)
     app.connect("build-finished", restore_theme_functions, priority=600)
@@ -213,56 +194,32 @@ def remembering(
     (for :mod:`reprodocs.navigation.pydata`, which serves it)."""
     if not converts(app, pagename):
         return sidebar
-    state = build_state(app.env, WrittenPieces)
 
     def written(*args: Any, **kwargs: Any) -> Any:
         html = sidebar(*args, **kwargs)
-        if isinstance(html, str) and html:
-            state.record(pagename, templatename, context)["sidebar"] = Piece.of(html)
+        remember(app, pagename, templatename, context, "sidebar", html)
         return html
 
     return written
+
+
+def remember(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], kind: str, html: object
+) -> None:
+    """A menu of this *kind* written into the page, for its conversion (one
+    piece of each HTML: each is removed wherever it is written)."""
+    if not (converts(app, pagename) and isinstance(html, str) and html):
+        return
+    piece = Piece.of(html)
+    pieces = build_state(app.env, WrittenPieces).record(pagename, templatename, context)
+    if piece not in pieces.values():
+        pieces[kind] = piece
 
 
 def converts(app: Sphinx, pagename: str) -> bool:
     """Whether the theme will convert this page (documents only, not genindex
     or search)."""
     return makes_markdown(app) and pagename in app.env.all_docs
-
-
-def remember_header_menu(
-    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: object
-) -> None:
-    """``html-page-context``, after the theme's: the header's menu as the
-    page will hold it, rendered with the theme's template and the page's
-    context, in both of pydata-sphinx-theme's forms."""
-    if not (converts(app, pagename) and context.get(HEADER_ENTRIES)):
-        return
-    if HEADER_MENU not in (context.get(HEADER_PLACE) or ()):
-        return
-    forms = {
-        "header": context,
-        "header for small screens": {**context, **SMALL_SCREENS},
-    }
-    rendered: dict[str, Piece] = {}
-    for kind, form_context in forms.items():
-        html = _rendered(app, form_context)
-        if html is None:
-            return
-        piece = Piece.of(html)
-        if piece not in rendered.values():  # few entries: the two forms are one
-            rendered[kind] = piece
-    state = build_state(app.env, WrittenPieces)
-    state.record(pagename, templatename, context).update(rendered)
-
-
-def _rendered(app: Sphinx, context: dict[str, Any]) -> str | None:
-    templates = getattr(app.builder, "templates", None)
-    try:
-        html = templates.render(HEADER_MENU, context) if templates is not None else None
-    except TemplateError:
-        return None  # the page's own rendering says what is wrong
-    return html if isinstance(html, str) and html.strip() else None
 
 
 def forget_pieces(app: Sphinx, env: BuildEnvironment) -> list[str]:
