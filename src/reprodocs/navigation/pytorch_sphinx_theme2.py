@@ -27,7 +27,8 @@ before the theme converts anything, the first page of each layout (template,
 sidebars, pieces) is converted both ways and compared, and a layout whose
 Markdown differs is converted whole, and the log says so.
 
-This is the one place where reprodocs replaces a theme's functions: the two
+Here reprodocs replaces two of the theme's functions (as it replaces one
+other, :mod:`reprodocs.navigation.pytorch_sphinx_theme2_header`): the two
 names above in ``pytorch_sphinx_theme2.llm_generation``, only while the
 theme's ``build-finished`` handler runs, each calling the theme's own. The
 theme converts pages in worker processes; forked ones inherit the pages'
