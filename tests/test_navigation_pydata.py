@@ -448,3 +448,17 @@ def test_sidebar_is_the_theme_s_on_generated_trees(
     assert {page for page, *_ in pairs} >= {"index"}
     for pagename, call, theirs, ours in pairs:
         assert ours == theirs, (pagename, call)
+
+
+@pytest.mark.slow
+def test_pages_written_by_parallel_processes_are_the_theme_s(make_app, rootdir, tmp_path):
+    """Written by two processes (``-j 2``), each with the sections it
+    resolved itself, the pages are the theme's alone."""
+    settings = pydata_settings({"header_links_before_dropdown": 1})
+    _, without = build(make_app, rootdir / ROOT, tmp_path / "without", "html", settings)
+    app = make_app("html", srcdir=rootdir / ROOT, builddir=tmp_path / "with", freshenv=True,
+                   parallel=2,
+                   confoverrides={**settings, "extensions": ["reprodocs.navigation"]})  # fmt: skip
+    assert app.is_parallel_allowed("write")
+    app.build()
+    assert_same(written(app.outdir), without)

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from conftest import pytorch_sphinx_theme2_settings
 from reprodocs.navigation import pytorch_sphinx_theme2 as markdown
 from reprodocs.navigation import pytorch_sphinx_theme2_header as header
-from test_navigation_pydata import ROOT, assert_same, build
+from test_navigation_pydata import ROOT, assert_same, build, written
 from test_navigation_trees import sites
 
 #: What the theme writes around the sidebar; empty in a page given without it.
@@ -252,3 +252,22 @@ def test_a_project_s_own_header_menu_is_its_own(make_app, rootdir, tmp_path, the
     assert log.count("the header menu navbar-nav.html reads pagename") == 1
     assert b">api/op_a</a>" in with_extension["api/op_a.html"]
     assert_same(with_extension, without)
+
+
+@pytest.mark.slow
+def test_pages_written_by_parallel_processes_are_the_theme_s(make_app, rootdir, tmp_path, theme):
+    """Written by two processes (``-j 2``), each with the menus it rendered
+    itself, the pages and their Markdown copies are the theme's alone."""
+    srcdir = rootdir / ROOT
+    _, without = build(make_app, srcdir, tmp_path / "without", "html", theme_settings())
+    app = make_app(
+        "html",
+        srcdir=srcdir,
+        builddir=tmp_path / "with",
+        freshenv=True,
+        parallel=2,
+        confoverrides=theme_settings("reprodocs.navigation"),
+    )
+    assert app.is_parallel_allowed("write")
+    app.build()
+    assert_same(written(app.outdir), without)
