@@ -271,3 +271,30 @@ def test_pages_written_by_parallel_processes_are_the_theme_s(make_app, rootdir, 
     assert app.is_parallel_allowed("write")
     app.build()
     assert_same(written(app.outdir), without)
+
+
+def test_a_header_menu_asking_pathto_for_more_is_the_theme_s(make_app, rootdir, tmp_path, theme):
+    """A ``navbar-nav.html`` that asks ``pathto`` for a resource, not a
+    page's link, is the theme's own on every page; the log says so once."""
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "navbar-nav.html").write_text(
+        '<nav><img src="{{ pathto("_static/logo.png", 1) }}" alt="">'
+        "{% for item in hierarchical_header_nav %}"
+        '<a href="{{ pathto(item.url) }}">{{ item.title }}</a>{% endfor %}</nav>',
+        encoding="utf-8",
+    )
+    settings = theme_settings()
+    settings["templates_path"] = [str(templates), *settings["templates_path"]]
+    srcdir = rootdir / ROOT
+    _, without = build(make_app, srcdir, tmp_path / "without", "html", settings)
+    app, with_extension = build(
+        make_app,
+        srcdir,
+        tmp_path / "with",
+        "html",
+        {**settings, "extensions": [*settings["extensions"], "reprodocs.navigation"]},
+    )
+    assert app.status.getvalue().count("asks pathto for more than a page's link") == 1
+    assert b'src="../_static/logo.png"' in with_extension["api/op_a.html"]
+    assert_same(with_extension, without)

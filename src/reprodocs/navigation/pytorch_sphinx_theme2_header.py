@@ -298,8 +298,15 @@ def header_menu(
         html = _theme_own(template, context)
     elif key not in state.recorded:
         html, recorded = _recorded(template, context, pathto, pagename)
-        if recorded is not None:
+        if isinstance(recorded, Recorded):
             state.recorded[key] = recorded
+        elif recorded is not None:
+            state.log_once(
+                "unshared",
+                "reprodocs.navigation: pytorch_sphinx_theme2's header menu %s; it is the "
+                "theme's own on each page, in the time the theme takes",
+                recorded,
+            )
     else:
         html = _served(state, key, template, context, pathto, pagename)
     small = context.get(LINKS_BEFORE_DROPDOWN) == SMALL_SCREENS
@@ -364,10 +371,10 @@ def _theme_own(template: Template, context: Context) -> str:
 
 def _recorded(
     template: Template, context: Context, pathto: Callable[..., str], pagename: str
-) -> tuple[str, Recorded | None]:
-    """The theme's menu for this page, and where its links are (None if
-    another page cannot have it: a link to this page hidden, or ``pathto``
-    called with more than a page)."""
+) -> tuple[str, Recorded | str | None]:
+    """The theme's menu for this page, and where its links are; None if
+    another page cannot have it because a link to this page is hidden (the
+    next page of the key is recorded instead), or why no page can."""
     called: dict[str, int] = {}
     other_calls = False
 
@@ -392,6 +399,8 @@ def _recorded(
     hidden = frozenset(
         target for target, calls in called.items() if calls > len(links.get(target, ()))
     )
-    if other_calls or pagename in hidden:
+    if other_calls:
+        return html, "asks pathto for more than a page's link"
+    if pagename in hidden:
         return html, None
     return html, Recorded(pagename, context.get(HEADER_ENTRIES), html, links, hidden)
