@@ -181,6 +181,19 @@ def test_filters_and_the_empty_sentence(build_registry):
         "torch.histc",
         "torch.nn.functional.interpolate",
     ]
+    # Its notes say what deterministic mode does: a column says it, and
+    # when, telling Tensor.put_'s two notes apart.
+    assert text_of(table.select("thead th")[-1]) == "With deterministic algorithms"
+    put_false, put_true, *_rest, interpolate = (
+        row.find_all("td")[-1] for row in table.select("tbody tr")
+    )
+    assert text_of(put_false) == "throws a RuntimeError when accumulate=False"
+    assert text_of(put_true) == (
+        "throws a RuntimeError when accumulate=True and called on a CUDA tensor"
+    )
+    assert put_false.find("code").get_text() == "accumulate=False"
+    # The condition's cross-references are the page's own, resolved.
+    assert interpolate.find("a")["href"] == "../api.html#torch.histc"
 
 
 def test_the_list_in_an_autodoc_docstring(build_registry):
@@ -210,11 +223,19 @@ def test_the_list_in_text_and_in_zh_cn(build_registry):
     app = build_registry("text")
     text = (app.outdir / "notes" / "randomness.txt").read_text(encoding="utf-8")
     assert '* "torch.histc()" when called on a CUDA tensor\n' in text
+    # The table's column, its cells as wide as their text.
+    assert '| throws a RuntimeError when called on a CUDA tensor ' in text
     app.cleanup()  # the next app registers Sphinx's nodes again, without warnings
     app = build_registry(language="zh_CN")
     assert app.warning.getvalue() == ""
-    raises = lists(parse_html(app.outdir / "notes" / "randomness.html"))[1]
+    soup = parse_html(app.outdir / "notes" / "randomness.html")
+    raises = lists(soup)[1]
     assert items(raises)[4] == "torch.histc()（当 called on a CUDA tensor 时）"
+    table = soup.find("table", class_="nondeterministic-ops")
+    assert text_of(table.select("thead th")[-1]) == "启用确定性算法时"
+    assert text_of(table.select("tbody tr")[4].find_all("td")[-1]) == (
+        "抛出 RuntimeError（当 called on a CUDA tensor 时）"
+    )
 
 
 #: (``:when:``, the list's item): inline markup that only the page it is
@@ -236,11 +257,15 @@ def test_a_list_shows_any_condition_the_note_takes(build_page, when, item):
         "   .. nondeterministic::\n"
         "      :deterministic-algorithms: raises\n"
         f"      :when: {when}\n\n"
-        ".. nondeterministic-ops::\n   :format: list\n"
+        ".. nondeterministic-ops::\n   :format: list\n\n"
+        ".. nondeterministic-ops::\n"
     )
     soup = parse_html(app.outdir / "index.html")
     (raises,) = lists(soup)
     assert items(raises) == [item]
+    # The table says it in its own words.
+    cell = soup.select_one("table.nondeterministic-ops tbody td:last-child")
+    assert text_of(cell) == item.replace("torch.put()", "throws a RuntimeError")
     ids = [element["id"] for element in soup.find_all(id=True)]
     assert len(ids) == len(set(ids))
     if "https://example.org" in when:
@@ -253,7 +278,7 @@ def test_a_list_shows_any_condition_the_note_takes(build_page, when, item):
 
 def test_two_notes_giving_the_same_item_give_one(build_page):
     # A CUDA and a cuDNN note on torch.conv under one condition; the table
-    # shows both notes.
+    # shows each note, with its condition.
     app = build_page(
         ".. py:function:: torch.conv(input)\n\n"
         "   .. cuda-deterministic::\n"
@@ -275,7 +300,12 @@ def test_two_notes_giving_the_same_item_give_one(build_page):
         "torch.conv() when called on a CUDA tensor",
         "torch.conv() when benchmark=False",
     ]
-    assert len(soup.select("table.nondeterministic-ops tbody tr")) == 3
+    rows = soup.select("table.nondeterministic-ops tbody tr")
+    assert [[text_of(cell) for cell in row.find_all("td")[3:]] for row in rows] == [
+        ["cuda-deterministic", "acts deterministically when called on a CUDA tensor"],
+        ["cudnn-deterministic", "acts deterministically when benchmark=False"],
+        ["cudnn-deterministic", "acts deterministically when called on a CUDA tensor"],
+    ]
 
 
 # The notes
@@ -756,6 +786,9 @@ def test_changing_a_condition_updates_every_list(make_app, registry_project, tmp
         assert [str(ul) for ul in lists(parse_html(app.outdir / page))] == [
             str(ul) for ul in lists(parse_html(fresh.outdir / page))
         ]
+    table = parse_html(app.outdir / "notes" / "randomness.html").find("table")
+    assert "when called on a CUDA or XPU tensor" in text_of(table)
+    assert str(table) == str(parse_html(fresh.outdir / "notes" / "randomness.html").find("table"))
     assert exported == exported_index(fresh.outdir)
 
 

@@ -23,11 +23,10 @@ from reprodocs.notes.domain import ReproducibilityDomain
 from reprodocs.notes.drift import check_known_ops, read_known_ops
 from reprodocs.notes.nondeterministic_ops import (
     NondeterministicOpsDirective,
-    RenderLists,
+    RenderIndex,
     export_json,
     nondeterministic_ops,
     publish,
-    render_tables,
 )
 from reprodocs.notes.rereading import reread_when_wording_changes
 from reprodocs.notes.wording import (
@@ -79,8 +78,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_directive("nondeterministic-ops", NondeterministicOpsDirective)
     app.add_config_value("reprodocs_export_json", True, "", types=Any)
     app.connect("env-updated", publish)
-    app.add_post_transform(RenderLists)
-    app.connect("doctree-resolved", render_tables)
+    app.add_post_transform(RenderIndex)
     app.connect("build-finished", export_json)
 
     # The drift check, on every build: changing the list re-reads nothing.

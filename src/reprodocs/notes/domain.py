@@ -205,7 +205,8 @@ class ReproducibilityDomain(Domain):
         node: pending_xref,
         contnode: Element,
     ) -> reference | None:
-        """A list's link to where an operation is documented (:data:`PAGE_XREF`)."""
+        """A table's or list's link to where an operation is documented
+        (:data:`PAGE_XREF`)."""
         if typ != PAGE_XREF or target not in env.all_docs:
             return None
         return make_refnode(builder, fromdocname, target, node.get("refanchor") or None, contnode)

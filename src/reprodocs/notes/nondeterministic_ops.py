@@ -8,13 +8,14 @@ kept for the build. When it differs from the index the output directory's
 pages were written with (``reprodocs.base.written``), the pages showing a
 table or a list are written again, and only those.
 
-A table is made of resolved nodes once the page's references are resolved
-(``doctree-resolved``). A list, whose items read as PyTorch's hand-written
-ones (``:func:`torch.histc` when called on a CUDA tensor``), is made just
-before (a post-transform): its cross-references, those of the operations
-and any in a ``:when:``, are Sphinx's own, resolved by Sphinx. Neither reads
-another page's doctree: a ``:when:`` is kept as its source text in the note
-and parsed where the list is written.
+Tables and lists are made when the page is written, just before Sphinx
+resolves its references (a post-transform). A list's items read as
+PyTorch's hand-written ones (``:func:`torch.histc` when called on a CUDA
+tensor``); a table whose notes say what ``torch.use_deterministic_algorithms``
+does gains a column saying it, under each note's condition. The
+cross-references of a list's operations and of any ``:when:`` are Sphinx's
+own, resolved by Sphinx. Neither reads another page's doctree: a ``:when:``
+is kept as its source text in the note and parsed where it is shown.
 """
 
 from __future__ import annotations
@@ -39,7 +40,6 @@ from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import rst
 from sphinx.util.docutils import SphinxDirective, sphinx_domains
-from sphinx.util.nodes import make_refnode
 
 from reprodocs.base import written
 from reprodocs.base.files import replace_file
@@ -59,7 +59,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
     from sphinx.application import Sphinx
-    from sphinx.builders import Builder
     from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import OptionSpec
 
@@ -224,40 +223,66 @@ def nothing_noted() -> nodes.paragraph:
     )
 
 
-def render_tables(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """``doctree-resolved``: each table of the page (the lists are made before)."""
-    entries = build_state(app.env, Published).entries
-    for placeholder in list(doctree.findall(nondeterministic_ops)):
-        chosen = chosen_entries(placeholder, entries)
-        replace_placeholder(
-            placeholder, table(app.builder, docname, chosen) if chosen else nothing_noted()
-        )
-
-
-class RenderLists(SphinxPostTransform):
-    """Each ``:format: list`` of the page, made of the pending cross-references
-    a hand-written list holds, before Sphinx resolves them."""
+class RenderIndex(SphinxPostTransform):
+    """Each table and ``:format: list`` of the page, before Sphinx resolves
+    the page's references: the cross-references they hold are resolved as
+    the page's own."""
 
     default_priority = 5  # before sphinx.transforms.post_transforms.ReferencesResolver (10)
 
     def run(self, **kwargs: Any) -> None:
         if not notes_domain(self.env).index_pages:
             return  # no table or list anywhere
-        placeholders = [
-            node
-            for node in self.document.findall(nondeterministic_ops)
-            if node.get("format") == "list"
-        ]
+        placeholders = list(self.document.findall(nondeterministic_ops))
         if not placeholders:
             return
         published = build_state(self.env, Published)
+        render = {"table": self.table, "list": self.bullet_list}
         with reading_context(self.env, self.env.docname):
             for placeholder in placeholders:
                 chosen = chosen_entries(placeholder, published.entries)
-                replace_placeholder(
-                    placeholder,
-                    self.bullet_list(chosen, published.notes) if chosen else nothing_noted(),
+                replacement = (
+                    render[placeholder.get("format", "table")](chosen, published.notes)
+                    if chosen
+                    else nothing_noted()
                 )
+                replace_placeholder(placeholder, replacement)
+
+    def table(self, entries: list[Entry], notes: dict[Entry, Note]) -> nodes.table:
+        """One row per note: the operation linked to where it is documented,
+        its backend, pass and directive; and, if a note among them says what
+        ``torch.use_deterministic_algorithms(True)`` does, that and the
+        note's condition (two notes of one operation differ there)."""
+        headings = [_("Operation"), _("Backend"), _("Pass"), _("Note")]
+        rows: list[list[nodes.paragraph]] = []
+        for entry in entries:
+            rows.append(
+                [
+                    cell(self.page_link(entry)),
+                    cell(nodes.Text(entry.backend)),
+                    cell(nodes.Text(entry.affected_pass)),
+                    cell(nodes.literal(entry.directive, entry.directive)),
+                ]
+            )
+        if any(entry.deterministic_algorithms for entry in entries):
+            headings.append(_("With deterministic algorithms"))
+            for entry, cells in zip(entries, rows, strict=True):
+                cells.append(cell(*self.deterministic_mode(entry, notes)))
+        return table(headings, rows)
+
+    def deterministic_mode(self, entry: Entry, notes: dict[Entry, Note]) -> list[nodes.Node]:
+        """What ``torch.use_deterministic_algorithms(True)`` does to the
+        operation, and when; nothing if the note does not say."""
+        behaviour = DETERMINISTIC_MODE.get(entry.deterministic_algorithms)
+        if behaviour is None:
+            return []
+        if not entry.when:
+            return [nodes.Text(behaviour())]
+        return fill_in(
+            _("%(behaviour)s when %(condition)s"),
+            behaviour=[nodes.Text(behaviour())],
+            condition=self.parse_inline(entry.when, *self.written_at(notes[entry])),
+        )
 
     def bullet_list(self, entries: list[Entry], notes: dict[Entry, Note]) -> nodes.bullet_list:
         """One item per operation and condition, in the table's order: the
@@ -291,9 +316,14 @@ class RenderLists(SphinxPostTransform):
         role = XREF_ROLES.get(entry.objtype)
         if role and _PYTHON_NAME.match(entry.name):
             return self.parse_inline(f":py:{role}:`{entry.name}`", *self.placeholder_at())
+        return [self.page_link(entry)]
+
+    def page_link(self, entry: Entry) -> addnodes.pending_xref:
+        """The operation as a literal (its page's title for a page-level
+        note), linked to where it is documented."""
         label: nodes.Node
         label = nodes.literal(entry.name, entry.name) if entry.name else nodes.Text(entry.title)
-        xref = addnodes.pending_xref(
+        return addnodes.pending_xref(
             "",
             label,
             refdomain=ReproducibilityDomain.name,
@@ -303,7 +333,6 @@ class RenderLists(SphinxPostTransform):
             refexplicit=True,
             refdoc=self.env.docname,
         )
-        return [xref]
 
     def written_at(self, note: Note) -> tuple[str, int]:
         """Where *note* is written, as a node's source and line."""
@@ -412,35 +441,36 @@ def reading_context(env: BuildEnvironment, docname: str) -> Iterator[None]:
             state.temp_data.update(saved)
 
 
-def table(builder: Builder, docname: str, entries: list[Entry]) -> nodes.table:
-    headings = [str(heading) for heading in (_("Operation"), _("Backend"), _("Pass"), _("Note"))]
-    columns = [
-        headings,
-        *([entry.label, entry.backend, entry.affected_pass, entry.directive] for entry in entries),
-    ]
+#: What each ``:deterministic-algorithms:`` value makes of the operation, in
+#: the words of ``torch.use_deterministic_algorithms``' docstring.
+DETERMINISTIC_MODE = {
+    "raises": lambda: _("throws a RuntimeError"),
+    "deterministic": lambda: _("acts deterministically"),
+}
+
+
+def table(headings: list[str], rows: list[list[nodes.paragraph]]) -> nodes.table:
+    """A table of *headings* over *rows*."""
+    head = [cell(nodes.Text(str(heading))) for heading in headings]
     # Widths in characters: the text builder lays the table out with them;
     # HTML sizes the columns itself ("colwidths-auto").
-    widths = [max(len(cell) for cell in column) + 2 for column in zip(*columns, strict=True)]
+    widths = [
+        max(len(paragraph.astext()) for paragraph in column) + 2
+        for column in zip(head, *rows, strict=True)
+    ]
     group = nodes.tgroup(cols=len(headings))
     group += [nodes.colspec(colwidth=width) for width in widths]
-    group += nodes.thead("", row(nodes.Text(heading) for heading in headings))
-    body = nodes.tbody()
-    for entry in entries:
-        label = nodes.literal(entry.name, entry.name) if entry.name else nodes.Text(entry.title)
-        body += row(
-            (
-                make_refnode(builder, docname, entry.target_doc, entry.anchor or None, label),
-                nodes.Text(entry.backend),
-                nodes.Text(entry.affected_pass),
-                nodes.literal(entry.directive, entry.directive),
-            )
-        )
-    group += body
+    group += nodes.thead("", row(head))
+    group += nodes.tbody("", *(row(cells) for cells in rows))
     return nodes.table("", group, classes=["nondeterministic-ops", "colwidths-auto"])
 
 
-def row(cells: Iterable[nodes.Node]) -> nodes.row:
-    return nodes.row("", *(nodes.entry("", nodes.paragraph("", "", cell)) for cell in cells))
+def cell(*content: nodes.Node) -> nodes.paragraph:
+    return nodes.paragraph("", "", *content)
+
+
+def row(cells: Iterable[nodes.paragraph]) -> nodes.row:
+    return nodes.row("", *(nodes.entry("", paragraph) for paragraph in cells))
 
 
 def export_json(app: Sphinx, exception: Exception | None) -> None:
