@@ -224,7 +224,7 @@ def test_the_list_in_text_and_in_zh_cn(build_registry):
     text = (app.outdir / "notes" / "randomness.txt").read_text(encoding="utf-8")
     assert '* "torch.histc()" when called on a CUDA tensor\n' in text
     # The table's column, its cells as wide as their text.
-    assert '| throws a RuntimeError when called on a CUDA tensor ' in text
+    assert "| throws a RuntimeError when called on a CUDA tensor " in text
     app.cleanup()  # the next app registers Sphinx's nodes again, without warnings
     app = build_registry(language="zh_CN")
     assert app.warning.getvalue() == ""
