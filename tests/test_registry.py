@@ -276,6 +276,29 @@ def test_a_list_shows_any_condition_the_note_takes(build_page, when, item):
     assert warnings.count("index.rst:") == warnings.count("index.rst:10:")
 
 
+def test_a_conditions_broken_reference_is_reported_once(build_page):
+    # The note, the list and the table each show the condition; the note's
+    # reports it.
+    app = build_page(
+        ".. py:function:: torch.put(index)\n\n"
+        "   .. nondeterministic::\n"
+        "      :deterministic-algorithms: raises\n"
+        "      :when: using :func:`torch.nowhere`\n\n"
+        ".. nondeterministic-ops::\n   :format: list\n\n"
+        ".. nondeterministic-ops::\n",
+        confoverrides={"nitpicky": True},
+    )
+    warnings = strip_colors(app.warning.getvalue()).splitlines()
+    (warning,) = [line for line in warnings if "torch.nowhere" in line]
+    assert warning.startswith(
+        f"{app.srcdir / 'index.rst'}:10: WARNING: py:func reference target not found: "
+        "torch.nowhere"
+    )
+    soup = parse_html(app.outdir / "index.html")
+    (raises,) = lists(soup)
+    assert items(raises) == ["torch.put() when using torch.nowhere()"]
+
+
 def test_two_notes_giving_the_same_item_give_one(build_page):
     # A CUDA and a cuDNN note on torch.conv under one condition; the table
     # shows each note, with its condition.

@@ -27,6 +27,7 @@ from reprodocs.notes.nondeterministic_ops import (
     export_json,
     nondeterministic_ops,
     publish,
+    reported_with_the_note,
 )
 from reprodocs.notes.rereading import reread_when_wording_changes
 from reprodocs.notes.wording import (
@@ -79,6 +80,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("reprodocs_export_json", True, "", types=Any)
     app.connect("env-updated", publish)
     app.add_post_transform(RenderIndex)
+    app.connect("warn-missing-reference", reported_with_the_note)
     app.connect("build-finished", export_json)
 
     # The drift check, on every build: changing the list re-reads nothing.

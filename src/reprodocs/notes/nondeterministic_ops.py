@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
     from sphinx.application import Sphinx
+    from sphinx.domains import Domain
     from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import OptionSpec
 
@@ -371,11 +372,25 @@ class RenderIndex(SphinxPostTransform):
             if isinstance(node, nodes.Element):
                 node.source, node.line = source, line
                 node.document = self.document
+            if isinstance(node, addnodes.pending_xref):
+                node[SHOWN_AGAIN] = True
             if isinstance(node, UNSERVED) or (
                 isinstance(node, nodes.reference) and "refuri" not in node and "refid" not in node
             ):
                 replace_with_text(node)
         return parent.children[:]
+
+
+#: Marks a cross-reference of a condition shown again in a table or a list:
+#: if it resolves to nothing, the note's own says so, once.
+SHOWN_AGAIN = "reprodocs_shown_again"
+
+
+def reported_with_the_note(app: Sphinx, domain: Domain | None, node: nodes.Element) -> bool:
+    """``warn-missing-reference``: no warning for a condition's cross-reference
+    shown again in a table or a list (the note's own, at the same file and
+    line, gives it)."""
+    return bool(node.get(SHOWN_AGAIN))
 
 
 #: A name a cross-reference role takes as it is.
