@@ -291,8 +291,7 @@ def test_a_conditions_broken_reference_is_reported_once(build_page):
     warnings = strip_colors(app.warning.getvalue()).splitlines()
     (warning,) = [line for line in warnings if "torch.nowhere" in line]
     assert warning.startswith(
-        f"{app.srcdir / 'index.rst'}:10: WARNING: py:func reference target not found: "
-        "torch.nowhere"
+        f"{app.srcdir / 'index.rst'}:10: WARNING: py:func reference target not found: torch.nowhere"
     )
     soup = parse_html(app.outdir / "index.html")
     (raises,) = lists(soup)
