@@ -111,7 +111,7 @@ def format_option(argument: str | None) -> str:
 
 
 class nondeterministic_ops(nodes.General, nodes.Element):  # docutils names nodes so
-    """Stands for an index table until the index is known (doctree-resolved)."""
+    """Stands for a table or list until the page is written (:class:`RenderIndex`)."""
 
 
 class NondeterministicOpsDirective(SphinxDirective):
