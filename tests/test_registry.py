@@ -814,6 +814,22 @@ def test_changing_a_condition_updates_every_list(make_app, registry_project, tmp
     assert exported == exported_index(fresh.outdir)
 
 
+def test_lists_and_tables_written_by_two_processes_are_the_same(
+    make_app, registry_project, tmp_path
+):
+    serial = make_app("html", srcdir=registry_project, builddir=tmp_path / "serial", freshenv=True)
+    serial.build()
+    serial.cleanup()  # the next app registers Sphinx's nodes again, without warnings
+    parallel = make_app(
+        "html", srcdir=registry_project, builddir=tmp_path / "parallel", freshenv=True, parallel=2
+    )
+    parallel.build()
+    assert parallel.warning.getvalue() == ""
+    for page in ("notes/randomness.html", "determinism.html", "markdown.html", "api.html"):
+        assert (parallel.outdir / page).read_bytes() == (serial.outdir / page).read_bytes(), page
+    assert exported_index(parallel.outdir) == exported_index(serial.outdir)
+
+
 # A wording per note
 
 
