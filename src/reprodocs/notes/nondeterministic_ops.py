@@ -255,20 +255,20 @@ class RenderIndex(SphinxPostTransform):
         ``torch.use_deterministic_algorithms(True)`` does, that and the
         note's condition (two notes of one operation differ there)."""
         headings = [_("Operation"), _("Backend"), _("Pass"), _("Note")]
-        rows: list[list[nodes.paragraph]] = []
-        for entry in entries:
-            rows.append(
-                [
-                    cell(self.page_link(entry)),
-                    cell(nodes.Text(entry.backend)),
-                    cell(nodes.Text(entry.affected_pass)),
-                    cell(nodes.literal(entry.directive, entry.directive)),
-                ]
-            )
-        if any(entry.deterministic_algorithms for entry in entries):
+        with_mode = any(entry.deterministic_algorithms for entry in entries)
+        if with_mode:
             headings.append(_("With deterministic algorithms"))
-            for entry, cells in zip(entries, rows, strict=True):
+        rows = []
+        for entry in entries:
+            cells = [
+                cell(self.page_link(entry)),
+                cell(nodes.Text(entry.backend)),
+                cell(nodes.Text(entry.affected_pass)),
+                cell(nodes.literal(entry.directive, entry.directive)),
+            ]
+            if with_mode:
                 cells.append(cell(*self.deterministic_mode(entry, notes)))
+            rows.append(cells)
         return table(headings, rows)
 
     def deterministic_mode(self, entry: Entry, notes: dict[Entry, Note]) -> list[nodes.Node]:
@@ -282,7 +282,7 @@ class RenderIndex(SphinxPostTransform):
         return fill_in(
             _("%(behaviour)s when %(condition)s"),
             behaviour=[nodes.Text(behaviour())],
-            condition=self.parse_inline(entry.when, *self.written_at(notes[entry])),
+            condition=self.condition(entry, notes),
         )
 
     def bullet_list(self, entries: list[Entry], notes: dict[Entry, Note]) -> nodes.bullet_list:
@@ -298,12 +298,10 @@ class RenderIndex(SphinxPostTransform):
             operation = self.operation(entry)
             paragraph = nodes.paragraph()
             if entry.when:
-                note = notes[entry]
-                condition = self.parse_inline(entry.when, *self.written_at(note))
                 paragraph += fill_in(
                     _("%(operation)s when %(condition)s"),
                     operation=operation,
-                    condition=condition,
+                    condition=self.condition(entry, notes),
                 )
             else:
                 paragraph += operation
@@ -334,6 +332,10 @@ class RenderIndex(SphinxPostTransform):
             refexplicit=True,
             refdoc=self.env.docname,
         )
+
+    def condition(self, entry: Entry, notes: dict[Entry, Note]) -> list[nodes.Node]:
+        """The note's ``:when:``, parsed as written where the note is."""
+        return self.parse_inline(entry.when, *self.written_at(notes[entry]))
 
     def written_at(self, note: Note) -> tuple[str, int]:
         """Where *note* is written, as a node's source and line."""
