@@ -12,7 +12,8 @@ SPHINX_PIN ?=
 # `make test-matrix` runs the fast tests on each, in a venv of its own.
 SPHINX_LINES := 7.3 7.4 8.0 8.1 8.2
 
-.PHONY: demo test test-fast test-sphinx72 test-matrix demo-pytorch2 test-pytorch2 docs \
+.PHONY: demo test test-fast test-sphinx72 test-matrix test-pydata test-pydata-others \
+	demo-pytorch2 test-pytorch2 docs \
 	bench bench-read bench-incremental bench-themes catalog wheel screenshots clean
 
 $(BIN)/python:
@@ -48,12 +49,37 @@ test-fast: $(VENV)/.test-installed
 # Every test on the oldest Sphinx supported, the one PyTorch's docs build with.
 test-sphinx72:
 	$(MAKE) test VENV=.venv-sphinx72 SPHINX_PIN='sphinx==7.2.6'
+	$(MAKE) test-pydata VENV=.venv-sphinx72 SPHINX_PIN='sphinx==7.2.6'
 
 # One target per line (`make -k test-matrix` goes on past a failing line).
 test-matrix: $(addprefix test-sphinx-,$(SPHINX_LINES))
 
 test-sphinx-%:
 	$(MAKE) test-fast VENV=.venv-sphinx$(subst .,,$*) SPHINX_PIN='sphinx==$*.*'
+	$(MAKE) test-pydata VENV=.venv-sphinx$(subst .,,$*) SPHINX_PIN='sphinx==$*.*'
+
+# reprodocs.navigation's pydata-sphinx-theme tests with versions other than
+# the one pip gives a venv: 0.15.4 (pytorch_sphinx_theme2's) and 0.16.1 on
+# every line; `make test-pydata-others` adds the other versions the extension
+# knows that no line gets, on .venv's Sphinx (9.0). Each version is installed
+# without its dependencies (the venv's serve it) into the venv's pydata-V
+# folder, put first on the path; the tests check that it is the one imported.
+PYDATA_VERSIONS ?= 0.15.4 0.16.1
+PYDATA_OTHERS := 0.18.0 0.20.0 0.21.0 0.22.0 0.23.0
+
+$(VENV)/pydata-%/.installed: | $(VENV)/.test-installed
+	$(BIN)/python -m pip install --quiet --no-deps --target $(VENV)/pydata-$* 'pydata-sphinx-theme==$*'
+	touch $@
+
+test-pydata: $(VENV)/.test-installed $(foreach v,$(PYDATA_VERSIONS),$(VENV)/pydata-$(v)/.installed)
+	status=0; for version in $(PYDATA_VERSIONS); do \
+		REPRODOCS_PYDATA_VERSION=$$version PYTHONPATH=$(VENV)/pydata-$$version \
+			$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS) tests/test_navigation_pydata.py \
+			|| status=1; \
+	done; exit $$status
+
+test-pydata-others:
+	$(MAKE) test-pydata PYDATA_VERSIONS='$(PYDATA_OTHERS)'
 
 # The demo inside pytorch_sphinx_theme2, PyTorch's docs theme, which pins
 # Sphinx <= 7.2.6: in a venv of its own, into build/html-pytorch2.

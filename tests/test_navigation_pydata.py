@@ -13,7 +13,9 @@ these tests fail; a version the extension does not know fails them too.
 from __future__ import annotations
 
 import functools
+import importlib.metadata
 import itertools
+import os
 import shutil
 
 import pytest
@@ -34,6 +36,10 @@ def test_the_installed_pydata_sphinx_theme_is_served() -> None:
     import pydata_sphinx_theme
 
     assert pydata_sphinx_theme.__version__ in pydata.KNOWN_VERSIONS
+    # `make test-pydata` puts the version it tests first on the path.
+    wanted = os.environ.get("REPRODOCS_PYDATA_VERSION", pydata_sphinx_theme.__version__)
+    assert pydata_sphinx_theme.__version__ == wanted
+    assert importlib.metadata.version("pydata-sphinx-theme") == wanted
 
 
 ROOT = "test-navigation-pydata"
@@ -216,6 +222,22 @@ def test_self_check_gives_the_theme_s_own_sidebar_on_a_difference(
     monkeypatch.setattr(pydata, "_quoted", lambda href: f'"{href} "')
     without, with_extension, app = compare(make_app, rootdir, tmp_path, "html", pydata_settings({}))
     assert "differs from the theme's own" in app.status.getvalue()
+    assert_same(with_extension, without)
+
+
+def test_self_check_compares_a_page_whose_own_link_is_marked(
+    make_app, rootdir, tmp_path, monkeypatch
+):
+    """Wrong only where a page's own link is marked current (as a version
+    table wrong about ``aria-current`` was, for 0.22.0 and 0.23.0): a
+    section's root page, which its sidebar does not list, is the same, so
+    the first page whose link is marked is compared too, and differs."""
+    import pydata_sphinx_theme
+
+    version = pydata_sphinx_theme.__version__
+    monkeypatch.setitem(pydata.KNOWN_VERSIONS, version, not pydata.KNOWN_VERSIONS[version])
+    without, with_extension, app = compare(make_app, rootdir, tmp_path, "html", pydata_settings({}))
+    assert "sidebar on api/op_a differs from the theme's own" in app.status.getvalue()
     assert_same(with_extension, without)
 
 

@@ -37,9 +37,10 @@ the page's ``toctree()``) where ``toctree()`` is this extension's; every
 other call, a pydata-sphinx-theme version this module does not know, and
 pages below a document whose table of contents holds ``only`` nodes (as for
 ``toctree()``) get the theme's own function, and the build log says so once.
-The first page of each section and option set is compared with the theme's
-own sidebar (``SELF_CHECK``); on a difference the theme's own is used for
-that section and options from then on, and the log says so. One page each:
+Two pages of each section and option set are compared with the theme's own
+sidebar (``SELF_CHECK``): the first whose own link the sidebar marks current
+and the first it does not list; on a difference the theme's own is used for
+that section and options from then on, and the log says so. Two pages each:
 the theme's own sidebar of a section costs what that section costs (on
 PyTorch's API section, over a second), and the tests compare every page.
 """
@@ -88,7 +89,7 @@ logger = logging.getLogger(__name__)
 
 #: The pydata-sphinx-theme versions whose ``toctree.py`` this module mirrors,
 #: each with whether it marks the current page's link ``aria-current="page"``
-#: (from 0.24.0). Their sidebar is 0.15.4's otherwise: later versions changed
+#: (from 0.22.0). Their sidebar is 0.15.4's otherwise: later versions changed
 #: the header menu and the page's own table of contents, and from 0.21.0 the
 #: theme keeps a page's soup for the next page of its directory and section
 #: when not collapsing, moving the current page's marks (the same HTML).
@@ -100,8 +101,8 @@ KNOWN_VERSIONS: dict[str, bool] = {
     "0.19.0": False,
     "0.20.0": False,
     "0.21.0": False,
-    "0.22.0": False,
-    "0.23.0": False,
+    "0.22.0": True,
+    "0.23.0": True,
     "0.24.0": True,
 }
 
@@ -109,8 +110,8 @@ KNOWN_VERSIONS: dict[str, bool] = {
 #: ``suppress_sidebar_toctree`` served here (passed on to ``TocTree.resolve``).
 OPTIONS = frozenset({"collapse", "maxdepth", "titles_only", "includehidden"})
 
-#: Whether the first page of each section and option set is also written by
-#: the theme's own function and compared (the tests turn it off, to compare
+#: Whether two pages of each section and option set (see ``page_sidebar``)
+#: are also written by the theme's own function and compared (the tests turn it off, to compare
 #: the extension's own sidebar on every page).
 SELF_CHECK = True
 
@@ -150,8 +151,9 @@ class PydataSidebars:
     sections: dict[tuple[str, bool, bool], _Section] = field(default_factory=dict)
     #: The theme's suppress_sidebar_toctree, by section page and arguments.
     suppressed: dict[tuple[str, int, frozenset[tuple[str, Any]]], Any] = field(default_factory=dict)
-    #: The sections and options whose first page was compared.
-    checked: set[_Key] = field(default_factory=set)
+    #: The sections and options whose first page was compared, with whether
+    #: that page's own link was marked current.
+    checked: set[tuple[_Key, bool]] = field(default_factory=set)
     #: The theme's header links, by what they depend on (``_HeaderKey``);
     #: None where two pages differed (the theme's own).
     headers: dict[_HeaderKey, str | None] = field(default_factory=dict)
@@ -345,8 +347,12 @@ def page_sidebar(
         builder, section, pagename, leading_to_page, collapse, show_nav_level, aria_current
     )
     html = page.html(maxdepth)
-    if SELF_CHECK and key not in state.checked:
-        state.checked.add(key)
+    # Both kinds of page are compared: one whose own link the sidebar marks
+    # current, and one it does not list (a section's root page, often the
+    # first written, whose sidebar has no marked link).
+    check = (key, bool(page.current))
+    if SELF_CHECK and check not in state.checked:
+        state.checked.add(check)
         theirs = theme_sidebar(*args, **kwargs)
         if str(theirs) != html:
             state.differs.add(key)
