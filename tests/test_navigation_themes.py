@@ -4,6 +4,7 @@ same site's pages without it, theme by theme."""
 from __future__ import annotations
 
 import pytest
+from docutils import nodes
 
 from conftest import pytorch_sphinx_theme2_settings
 from reprodocs.navigation import serving
@@ -73,6 +74,35 @@ def test_pages_are_byte_identical_with_the_extension(
     assert with_extension.keys() == without.keys()
     for page, html in with_extension.items():
         assert html == without[page], page
+
+
+class visited_by_dirhtml_only(nodes.Element):
+    """A node whose visitors are registered for the dirhtml builder by its
+    name, as an extension may do: Sphinx then gives that builder's
+    translator these alone, not those registered for the html format."""
+
+
+def test_a_menu_the_builder_cannot_render_whole_is_sphinx_s_own(make_app, rootdir, tmp_path):
+    """The extension renders all of a menu's links in one document, with its
+    own node's visitors (registered for the html format): where the builder
+    does not have them, the menu is Sphinx's own, and the log says so."""
+    built = {}
+    for name, extensions in (("without", []), ("with", ["reprodocs.navigation"])):
+        app = make_app(
+            "dirhtml",
+            srcdir=rootdir / "test-navigation",
+            builddir=tmp_path / name,
+            confoverrides={"html_theme": "sphinx_rtd_theme", "extensions": extensions},
+        )
+        app.add_node(
+            visited_by_dirhtml_only, override=True, dirhtml=(lambda self, node: None, None)
+        )
+        app.build()
+        built[name] = (pages(app.outdir), app.status.getvalue())
+    (without, _), (with_extension, log) = built["without"], built["with"]
+    assert len(without) >= 13
+    assert with_extension == without
+    assert log.count("toctree() on api/index (and any other such page) is Sphinx's own") == 1
 
 
 def serve_sphinx_menu(app) -> None:

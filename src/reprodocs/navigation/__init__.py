@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from reprodocs.base import __version__, written
 from reprodocs.base.state import new_build_state
 from reprodocs.navigation.serving import renders_html_menu, serve_menu
-from reprodocs.navigation.toctree import Menus, fingerprint
+from reprodocs.navigation.toctree import Menus, fingerprint, setup_renderer
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -51,6 +51,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # Before the themes' own handlers (the default priority, 500), which may
     # ask for the menu (furo's does).
     app.connect("html-page-context", serve_menu, priority=400)
+    setup_renderer(app)  # the menus' links, rendered by the builder at once
     app.setup_extension("reprodocs.navigation.furo")  # furo's tree
     app.setup_extension("reprodocs.navigation.pydata")  # pydata-sphinx-theme's sidebar
     # pytorch_sphinx_theme2's header menu, and its Markdown copies of the
