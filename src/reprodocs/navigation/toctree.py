@@ -515,19 +515,18 @@ class _Renderer:
     def __init__(self, builder: StandaloneHTMLBuilder, docnames: list[str]) -> None:
         self.builder = builder
         self.docnames = docnames
+        self.secnumber_suffix = builder.config.html_secnumber_suffix
         self.captions: list[tuple[_List, _RenderedNode]] = []
         #: Each link with its prefix (a section number), its inner nodes and
         #: the whole link, rendered.
         self.links: list[tuple[_Link, str, _RenderedNode, _RenderedNode]] = []
 
-    def _node(self, *children: nodes.Node) -> _RenderedNode:
-        paragraph = addnodes.compact_paragraph(
-            "", "", *(child.deepcopy() for child in children), toctree=True
-        )
-        return _RenderedNode("", paragraph)
+    def _node(self, *copies: nodes.Node) -> _RenderedNode:
+        """*copies* (the paragraph becomes their parent) in a toctree's paragraph."""
+        return _RenderedNode("", addnodes.compact_paragraph("", "", *copies, toctree=True))
 
     def caption(self, ul: _List, title: nodes.title) -> None:
-        self.captions.append((ul, self._node(title)))
+        self.captions.append((ul, self._node(title.deepcopy())))
 
     def link(self, reference: nodes.reference) -> _Link:
         """The link, its ``inner`` written by ``render()``."""
@@ -539,8 +538,7 @@ class _Renderer:
             docname = self.docnames[int(number)]
         # Sphinx's visit_reference writes a numbered toctree's section number.
         secnumber = reference.get("secnumber")
-        suffix = self.builder.config.html_secnumber_suffix
-        number = f"{'.'.join(map(str, secnumber))}{suffix}" if secnumber else ""
+        number = f"{'.'.join(map(str, secnumber))}{self.secnumber_suffix}" if secnumber else ""
         link = _Link(
             internal=internal,
             uri="" if internal else refuri,
@@ -548,9 +546,10 @@ class _Renderer:
             anchor=reference.get("anchorname", ""),
             inner="",
         )
+        inner = self._node(*(child.deepcopy() for child in reference.children))
         whole = reference.deepcopy()
         whole["refuri"] = link.anchor if internal else refuri
-        self.links.append((link, number, self._node(*reference.children), self._node(whole)))
+        self.links.append((link, number, inner, self._node(whole)))
         return link
 
     def render(self) -> bool:
