@@ -64,6 +64,7 @@ test-sphinx-%:
 # knows that no line gets, on .venv's Sphinx (9.0). Each version is installed
 # without its dependencies (the venv's serve it) into the venv's pydata-V
 # folder, put first on the path; the tests check that it is the one imported.
+# One target per version (test-pydata-V), so that `make -j2` runs two at once.
 PYDATA_VERSIONS ?= 0.15.4 0.16.1
 PYDATA_OTHERS := 0.18.0 0.20.0 0.21.0 0.22.0 0.23.0
 
@@ -71,15 +72,17 @@ $(VENV)/pydata-%/.installed: | $(VENV)/.test-installed
 	$(BIN)/python -m pip install --quiet --no-deps --target $(VENV)/pydata-$* 'pydata-sphinx-theme==$*'
 	touch $@
 
-test-pydata: $(VENV)/.test-installed $(foreach v,$(PYDATA_VERSIONS),$(VENV)/pydata-$(v)/.installed)
-	status=0; for version in $(PYDATA_VERSIONS); do \
-		REPRODOCS_PYDATA_VERSION=$$version PYTHONPATH=$(VENV)/pydata-$$version \
-			$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS) tests/test_navigation_pydata.py \
-			|| status=1; \
-	done; exit $$status
+test-pydata: $(addprefix test-pydata-,$(PYDATA_VERSIONS))
 
-test-pydata-others:
-	$(MAKE) test-pydata PYDATA_VERSIONS='$(PYDATA_OTHERS)'
+test-pydata-others: $(addprefix test-pydata-,$(PYDATA_OTHERS))
+
+# The stamps are made by a pattern rule for a pattern rule: kept, not
+# removed as intermediate files.
+.PRECIOUS: $(VENV)/pydata-%/.installed
+
+test-pydata-%: $(VENV)/.test-installed $(VENV)/pydata-%/.installed
+	REPRODOCS_PYDATA_VERSION=$* PYTHONPATH=$(VENV)/pydata-$* \
+		$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS) tests/test_navigation_pydata.py
 
 # The demo inside pytorch_sphinx_theme2, PyTorch's docs theme, which pins
 # Sphinx <= 7.2.6: in a venv of its own, into build/html-pytorch2.
