@@ -11,7 +11,7 @@ time plus that cost for each page it did not write. It is an estimate, and
 reported as one: the pages of each section are spread evenly over the name
 order, so the sample's pages cost on average what all pages cost. ::
 
-    .venv-pytorch2/bin/python bench/sampled.py --site pytorch \\
+    .venv-sphinx72/bin/python bench/sampled.py --site pytorch \\
         --theme pytorch_sphinx_theme2 --menu sphinx --every 20 --every 10 \\
         --json bench/results/sampled-issue15-pytorch-tree-pytorch2-alone.json
 

@@ -2,7 +2,7 @@
 by theme: sphinx_rtd_theme, alabaster, classic (with the ``globaltoc.html``
 sidebar), furo, pydata-sphinx-theme, the reprodocs theme (which always has
 the extension) and, where it is installed (it pins Sphinx <= 7.2.6: run this
-with .venv-pytorch2/bin/python), pytorch_sphinx_theme2 set up as
+with .venv-sphinx72/bin/python), pytorch_sphinx_theme2 set up as
 demo/pytorch2/conf.py sets it up; on
 the generated N-page API site (see :mod:`sites`; ``--site section``: its API
 pages under one section page, as PyTorch's are) and on real sites: Django's
@@ -26,7 +26,7 @@ reports; it never asserts on time. ::
     python bench/themes.py -n 250 --site generated --without-max 250
     python bench/themes.py --site django --json bench/results/django.json
     python bench/themes.py --site pytorch --theme sphinx_rtd_theme --menu linear --menu floor
-    .venv-pytorch2/bin/python bench/themes.py --site generated --theme pytorch_sphinx_theme2 \
+    .venv-sphinx72/bin/python bench/themes.py --site generated --theme pytorch_sphinx_theme2 \
         --json bench/results/themes-generated-pytorch2.json
     python bench/themes.py --report bench/results/*.json --plot docs/images/build-time.png
 
@@ -124,7 +124,7 @@ THEMES = (
     "pytorch_sphinx_theme2",
 )
 #: Themes measured only where they are installed (pytorch_sphinx_theme2 pins
-#: Sphinx <= 7.2.6: `make .venv-pytorch2/.installed`).
+#: Sphinx <= 7.2.6: `make demo-pytorch2`).
 OPTIONAL_THEMES = ("pytorch_sphinx_theme2",)
 FLOOR = ("basic", "sphinx")
 

@@ -63,11 +63,12 @@ PYTORCH2_SETTINGS = (
 
 
 def require_pytorch_sphinx_theme2() -> None:
-    """The theme pins Sphinx <= 7.2.6, so it is installed in .venv-pytorch2
-    alone (``make test-pytorch2``): elsewhere the test is skipped, loudly, and
-    with REPRODOCS_REQUIRE_PYTORCH2=1 it fails."""
+    """The theme pins Sphinx <= 7.2.6, so it is installed in the 7.2.6 line's
+    venv alone (.venv-sphinx72: ``make test-sphinx72``, ``make
+    test-pytorch2``): elsewhere the test is skipped, loudly, and with
+    REPRODOCS_REQUIRE_PYTORCH2=1 (as that line sets) it fails."""
     if importlib.util.find_spec("pytorch_sphinx_theme2") is None:
-        message = "pytorch_sphinx_theme2 is not installed; `make test-pytorch2` installs it"
+        message = "pytorch_sphinx_theme2 is not installed; `make test-sphinx72` installs it"
         if os.environ.get("REPRODOCS_REQUIRE_PYTORCH2") == "1":
             pytest.fail(f"REPRODOCS_REQUIRE_PYTORCH2=1 but {message}")
         pytest.skip(f"NOT CHECKED: {message}")
@@ -289,3 +290,11 @@ def sphinx_build_with(site: Path, *args: str) -> subprocess.CompletedProcess:
         capture_output=True,
         text=True,
     )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow tests first (the sdist's own test run takes minutes): with
+    pytest-xdist's workers (``make test`` runs ``-n auto``), the last test
+    file handed out is then a short one, and the workers finish together.
+    The sort is stable: within each group, the order of collection."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

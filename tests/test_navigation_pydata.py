@@ -4,9 +4,8 @@ once per build (for pydata-sphinx-theme and for pytorch_sphinx_theme2, which
 builds on it).
 
 The test extra installs the newest pydata-sphinx-theme a venv's Sphinx
-allows (0.24.0 on Sphinx 9, 0.17.1 on 7.2.6); pydata-sphinx-theme 0.15.4 is
-in .venv-pytorch2 with pytorch_sphinx_theme2, which pins it and Sphinx <=
-7.2.6 (``make test-pytorch2``). Where pydata-sphinx-theme is not installed
+allows (0.24.0 on Sphinx 9); on 7.2.6, .venv-sphinx72 holds
+pytorch_sphinx_theme2, which pins 0.15.4 (``make test-sphinx72``). Where pydata-sphinx-theme is not installed
 these tests fail; a version the extension does not know fails them too.
 """
 

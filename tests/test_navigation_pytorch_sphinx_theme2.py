@@ -3,7 +3,8 @@ converted from each page without the sidebar the extension wrote into it and
 the header's menu, byte-identical to the theme's own (every ``.md``,
 llms.txt, llms-full.txt).
 
-Run in .venv-pytorch2 (``make test-pytorch2``); elsewhere skipped, loudly.
+Run in .venv-sphinx72, the 7.2.6 line's venv, which holds the theme (``make
+test-sphinx72``, ``make test-pytorch2``); elsewhere skipped, loudly.
 """
 
 from __future__ import annotations

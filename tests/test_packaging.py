@@ -129,9 +129,12 @@ def test_code_follows_the_project_style(command):
 
 
 #: The tests that take seconds, not minutes: not the hypothesis-driven
-#: incremental builds, the browser, or the tests that build the package.
+#: incremental builds, the browser, or the tests that build the package; one
+#: worker per core, as `make test` runs them.
 FAST_TESTS = [
     "tests",
+    "-n",
+    "auto",
     "--ignore=tests/test_incremental.py",
     "--ignore=tests/test_theme_browser.py",
     "-k",
@@ -139,6 +142,7 @@ FAST_TESTS = [
 ]
 
 
+@pytest.mark.slow
 def test_sdist_runs_its_own_tests(sdist, tmp_path):
     with tarfile.open(sdist) as archive:
         archive.extractall(tmp_path, filter="data")
