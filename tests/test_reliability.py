@@ -17,6 +17,7 @@ from sphinx.util.console import strip_colors
 
 from conftest import exported_index, notes_in, parse_html, text_of, write_page_project
 from reprodocs.base.files import BUILD_MARK, replace_file
+from reprodocs.base.written import record_path
 
 if sys.platform != "win32":
     import fcntl
@@ -75,6 +76,50 @@ def test_drift_check_runs_when_only_the_setting_changed(notes_project, tmp_path)
     result = sphinx_build(*arguments)
     assert "reprodocs_known_ops: torch.histc has no nondeterminism note" in result.stderr
     assert "0 source files that are out of date" in result.stdout or "no targets" in result.stdout
+
+
+def warnings_of(result: subprocess.CompletedProcess) -> list[str]:
+    return sorted(line for line in strip_colors(result.stderr).splitlines() if "WARNING" in line)
+
+
+@pytest.mark.slow
+def test_an_incremental_build_warns_as_a_fresh_one_does(tmp_path):
+    """The notes' disagreements across pages are checked on every build, as
+    the drift check is: after each change to ``reprodocs_known_ops`` (the
+    list, list to file, the file) and with nothing changed, a build that
+    reads no page gives a fresh build's warnings, and -W fails it."""
+    srcdir = tmp_path / "src"
+    srcdir.mkdir()
+    # (b's description :no-index:, or Sphinx warns of a duplicate object as it
+    # reads the page, on a fresh build only.)
+    note = ".. py:function:: torch.shared()\n{}\n   .. cuda-deterministic::\n"
+    for page, options in (("a", ""), ("b", "   :no-index:\n")):
+        text = f"{page.upper()}\n=\n\n{note.format(options)}"
+        (srcdir / f"{page}.rst").write_text(text, encoding="utf-8")
+    (srcdir / "index.rst").write_text("Index\n=====\n\n.. toctree::\n\n   a\n   b\n")
+    known = srcdir / "known.txt"
+    known.write_text("torch.shared\ntorch.other\n", encoding="utf-8")
+    incremental = ["-b", "html", "-d", str(tmp_path / "doctrees"), str(srcdir)]
+    incremental.append(str(tmp_path / "html"))
+
+    def configure(known_ops: str) -> None:
+        conf = 'extensions = ["reprodocs"]\nreprodocs_reproducibility_doc = "index"\n'
+        (srcdir / "conf.py").write_text(conf + known_ops, encoding="utf-8")
+
+    changes = [
+        lambda: configure(""),
+        lambda: configure("reprodocs_known_ops = ['torch.shared', 'torch.listed']\n"),
+        lambda: configure("reprodocs_known_ops = 'known.txt'\n"),
+        lambda: known.write_text("torch.shared\ntorch.third\n", encoding="utf-8"),
+        lambda: None,
+    ]
+    for change in changes:
+        change()
+        fresh = sphinx_build("-E", "-b", "html", str(srcdir), str(tmp_path / "fresh"))
+        expected = warnings_of(fresh)
+        assert any("torch.shared is already noted in a (line" in w for w in expected)
+        assert warnings_of(sphinx_build(*incremental)) == expected
+    assert sphinx_build("-W", *incremental, check=False).returncode != 0
 
 
 def test_known_ops_file_with_a_byte_order_mark(build_notes, notes_project):
@@ -237,24 +282,27 @@ os.replace = _killed_at_rename
 """
 
 
-def temporaries(outdir: Path) -> list[str]:
-    """The files in *outdir* that are neither Sphinx's nor reprodocs' own."""
+def temporaries(directory: Path) -> list[str]:
+    """The hidden files in *directory* that are not Sphinx's own."""
     return sorted(
         path.name
-        for path in outdir.rglob(".*")
-        if path.is_file() and path.name not in {".buildinfo", ".reprodocs-written.json"}
+        for path in directory.rglob(".*")
+        if path.is_file() and path.name not in {".buildinfo"}
     )
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
-@pytest.mark.parametrize("name", ["nondeterministic.json", ".reprodocs-written.json"])
-def test_a_build_killed_at_a_rename_leaves_no_temporary_file(tmp_path, name):
+@pytest.mark.parametrize("written", ["nondeterministic.json", "the record"])
+def test_a_build_killed_at_a_rename_leaves_no_temporary_file(tmp_path, written):
     srcdir = site(tmp_path / "src", 3)
     with (srcdir / "conf.py").open("a") as conf:
         conf.write(KILLED_AT_RENAME)
-    outdir = tmp_path / "html"
-    arguments = ["-b", "html", "-d", str(tmp_path / "doctrees"), str(srcdir), str(outdir)]
+    outdir, doctrees = tmp_path / "html", tmp_path / "doctrees"
+    arguments = ["-b", "html", "-d", str(doctrees), str(srcdir), str(outdir)]
     sphinx_build(*arguments)
+    record = record_path(doctrees, outdir)
+    path = outdir / written if written != "the record" else record
+    name = path.name
 
     add_page(srcdir, 3)  # the table, and every page's menu, change
     killed = subprocess.run(
@@ -264,15 +312,33 @@ def test_a_build_killed_at_a_rename_leaves_no_temporary_file(tmp_path, name):
         check=False,
     )
     assert killed.returncode == -signal.SIGKILL
-    (left,) = temporaries(outdir)
+    (left,) = temporaries(path.parent)
     assert left.startswith(f".{name}.reprodocs-build.")
 
     sphinx_build(*arguments)
 
-    assert temporaries(outdir) == []
+    assert temporaries(outdir) == temporaries(record.parent) == []
     operations = [op["name"] for op in exported_index(outdir)["operations"]]
     assert "torch.op003" in operations
-    assert json.loads((outdir / ".reprodocs-written.json").read_text())
+    assert json.loads(record.read_text())
+
+
+def test_the_output_directory_holds_no_bookkeeping(tmp_path):
+    """What the pages were written with is recorded in the doctree folder,
+    one record per output directory; the output directory is deployed as it
+    is. A record an earlier version left there is removed."""
+    srcdir = site(tmp_path / "src", 3)
+    doctrees = tmp_path / "doctrees"
+    (tmp_path / "html").mkdir()
+    legacy = tmp_path / "html" / ".reprodocs-written.json"
+    legacy.write_text("{}\n")
+    for builder in ("html", "dirhtml"):
+        sphinx_build("-b", builder, "-d", str(doctrees), str(srcdir), str(tmp_path / builder))
+    assert not legacy.exists()
+    for builder in ("html", "dirhtml"):
+        assert temporaries(tmp_path / builder) == []
+        assert json.loads(record_path(doctrees, tmp_path / builder).read_text())
+    assert record_path(doctrees, tmp_path / "html") != record_path(doctrees, tmp_path / "dirhtml")
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="flock")

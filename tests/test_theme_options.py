@@ -1,6 +1,7 @@
 """html_theme_options of the wrong type or shape: one located warning each,
-the build goes on with the option's default (or without the bad entry), the
-configuration is left as it is, and -W fails the build."""
+the build goes on with the option's default (or without the bad entry; a
+boolean as sphinx_rtd_theme reads it), the configuration is left as it is,
+and -W fails the build."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from sphinx.cmd.build import build_main
 from sphinx.util.console import strip_colors
 
 from conftest import parse_html, text_of
+from reprodocs.theme import options
 
 #: Lines added to the theme root's conf.py (its line 6 assigns the options):
 #: "Edit on GitHub" links, so that vcs_pageview_mode shows.
@@ -151,7 +153,9 @@ def column_without_links(soup: BeautifulSoup) -> bool:
 DEFAULT = "; the default is used"
 LEFT_OUT = "; it is left out"
 ENTRY_LEFT_OUT = "; the entry is left out"
-BOOLEAN = 'True or False (or "true", "false")'
+READ_AS_FALSE = "; False is used, as sphinx_rtd_theme reads it"
+READ_AS_TRUE = "; True is used, as sphinx_rtd_theme reads it"
+BOOLEAN = 'True or False (or "true"/"false", "yes"/"no", "on"/"off", 1/0)'
 BUTTONS = '"bottom", "top", "both" or None'
 OPTIONS = "html_theme_options"
 
@@ -186,12 +190,6 @@ WRONG = {
         project_name_as_logo,
     ),
     # Options of the wrong type.
-    "titles_only maybe": (
-        '{"titles_only": "maybe"}',
-        [f"{OPTIONS}['titles_only'] must be {BOOLEAN}, not 'maybe'{DEFAULT}"],
-        "nested",
-        documents_only_in_menu,
-    ),
     "header_links a number": (
         '{"header_links": 5}',
         [f"{OPTIONS}['header_links'] must be a list, not int{DEFAULT}"],
@@ -240,23 +238,11 @@ WRONG = {
         "plain",
         lambda soup: "Nested page" in menu_titles(soup),
     ),
-    "collapse_navigation a word": (
-        '{"collapse_navigation": "sometimes"}',
-        [f"{OPTIONS}['collapse_navigation'] must be {BOOLEAN}, not 'sometimes'{DEFAULT}"],
-        "index",
-        menu_collapsed,
-    ),
     "prev_next_buttons_location elsewhere": (
         '{"prev_next_buttons_location": "left"}',
         [f"{OPTIONS}['prev_next_buttons_location'] must be {BUTTONS}, not 'left'{DEFAULT}"],
         "index",
         buttons_at_the_bottom,
-    ),
-    "style_external_links a number": (
-        '{"style_external_links": 1}',
-        [f"{OPTIONS}['style_external_links'] must be {BOOLEAN}, not int{DEFAULT}"],
-        "index",
-        no_external_link_style,
     ),
     "vcs_pageview_mode a number": (
         '{"vcs_pageview_mode": 5}',
@@ -395,7 +381,7 @@ def test_good_entries_stay_beside_bad_ones(build_options):
         """{
     "header_links": [
         "Home",
-        {"title": "Docs", "url": "https://example.org/docs", "current": "yes"},
+        {"title": "Docs", "url": "https://example.org/docs", "current": "maybe"},
         {"title": "Group", "children": [
             {"title": "Child"},
             {"title": "Good", "url": "https://example.org/good", "description": 3},
@@ -413,7 +399,7 @@ def test_good_entries_stay_beside_bad_ones(build_options):
         f"{conf}:{OPTIONS_LINE}: WARNING: {OPTIONS}{message}"
         for message in [
             f"['header_links'][0] must be a dict, not str{LEFT_OUT}",
-            f"['header_links'][1]['current'] must be {BOOLEAN}, not 'yes'{LEFT_OUT}",
+            f"['header_links'][1]['current'] must be {BOOLEAN}, not 'maybe'{READ_AS_FALSE}",
             f"['header_links'][2]['children'][0] has no url{LEFT_OUT}",
             "['header_links'][2]['children'][1]['description'] must be a string, not int"
             + LEFT_OUT,
@@ -448,6 +434,82 @@ def test_theme_conf_booleans_and_numbers_as_strings(build_options):
     assert soup.select_one('a[rel="next"]') is None
     assert menu_titles(soup) == ["Plain page"]  # depth 1, not collapsed
     assert "A section" in menu_titles(page(build_options('{"titles_only": "false"}'), "nested"))
+
+
+#: Every spelling of a boolean option's words, in several cases, and others.
+WORDS = [
+    *(case(word) for word in ("true", "1", "yes", "on", "false", "0", "no", "off")
+      for case in (str.lower, str.upper, str.title)),
+    "maybe", "", " true", "y", "2",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("word", WORDS, ids=repr)
+def test_a_boolean_word_means_what_sphinx_rtd_theme_reads(word):
+    """sphinx_rtd_theme's templates read a boolean option with Sphinx's
+    ``tobool`` filter (a private function, the filter's only definition)."""
+    from sphinx.jinja2glue import _tobool
+
+    used = options.checked_options({"titles_only": word}, None)["titles_only"]
+    assert used is _tobool(word)
+
+
+@pytest.mark.parametrize(
+    ("value", "used"), [(5, True), (0.0, False), ([], False), ({"a": 1}, True)], ids=repr
+)
+def test_a_boolean_of_another_type_means_what_sphinx_rtd_theme_reads(value, used):
+    assert options.checked_options({"titles_only": value}, None)["titles_only"] is used
+
+
+@pytest.mark.parametrize(
+    ("name", "word", "page_name", "shows"),
+    [
+        ("titles_only", "0", "nested", lambda soup: not documents_only_in_menu(soup)),
+        ("titles_only", "Yes", "nested", documents_only_in_menu),
+        ("collapse_navigation", "off", "index", lambda soup: not menu_collapsed(soup)),
+        ("collapse_navigation", "ON", "index", menu_collapsed),
+        ("style_external_links", "1", "index", lambda soup: not no_external_link_style(soup)),
+    ],
+)
+def test_command_line_words_are_read_as_sphinx_rtd_theme_reads_them(
+    build_options, name, word, page_name, shows
+):
+    """``-D html_theme_options.NAME=WORD`` gives the string WORD."""
+    app = build_options(None, **{f"html_theme_options.{name}": word})
+    assert theme_warnings(app) == []
+    assert shows(page(app, page_name))
+
+
+@pytest.mark.parametrize(
+    ("source", "warning", "page_name", "shows"),
+    [
+        (
+            '{"titles_only": "maybe"}',
+            f"['titles_only'] must be {BOOLEAN}, not 'maybe'{READ_AS_FALSE}",
+            "nested",
+            lambda soup: not documents_only_in_menu(soup),
+        ),
+        (
+            '{"collapse_navigation": "sometimes"}',
+            f"['collapse_navigation'] must be {BOOLEAN}, not 'sometimes'{READ_AS_FALSE}",
+            "index",
+            lambda soup: not menu_collapsed(soup),
+        ),
+        (
+            '{"style_external_links": 5}',
+            f"['style_external_links'] must be {BOOLEAN}, not int{READ_AS_TRUE}",
+            "index",
+            lambda soup: not no_external_link_style(soup),
+        ),
+    ],
+)
+def test_another_boolean_is_one_located_warning_saying_what_is_used(
+    build_options, source, warning, page_name, shows
+):
+    app = build_options(source)
+    conf = Path(app.confdir, "conf.py")
+    assert theme_warnings(app) == [f"{conf}:{OPTIONS_LINE}: WARNING: {OPTIONS}{warning}"]
+    assert shows(page(app, page_name))
 
 
 def test_the_configuration_is_left_as_it_is(build_options):

@@ -6,11 +6,15 @@ can change while no source does, so each product records a digest of it per
 output directory, and has its pages written again when the digest differs
 from the one recorded.
 
-The record is a file in the output directory, replaced atomically after a
-build that finished (``build-finished`` without an exception). A build killed
-or failed half-way leaves the earlier record, so the next build writes the
-pages again; builders sharing one doctree folder each keep their own.
-A product that uses it calls ``app.setup_extension("reprodocs.base.written")``.
+The record is build bookkeeping, kept where Sphinx keeps its own: in the
+doctree folder (beside the pickled environment), never in the output
+directory, which is deployed as it is. It is one file per output directory
+(named by a digest of the directory's path), so that builders sharing one
+doctree folder each keep their own; it is replaced atomically after a build
+that finished (``build-finished`` without an exception). A build killed or
+failed half-way leaves the earlier record, so the next build writes the pages
+again; so does a doctree folder deleted or new. A product that uses it calls
+``app.setup_extension("reprodocs.base.written")``.
 
 Known gap: a build of named files only (``sphinx-build SRC OUT FILE...``)
 writes only those, yet records the digests as if it had written every page
@@ -19,6 +23,8 @@ it asked for; no event tells an extension that a build is of that kind.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,8 +38,12 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
 
-#: The record's file name, in the output directory.
-RECORD_NAME = ".reprodocs-written.json"
+#: The records' folder, in the doctree folder.
+RECORDS_FOLDER = "reprodocs-written"
+
+#: Where earlier versions kept the record: in the output directory, deployed
+#: with the site. Removed when a build records anew.
+LEGACY_RECORD_NAME = ".reprodocs-written.json"
 
 
 @dataclass
@@ -55,9 +65,15 @@ def changed(app: Sphinx, key: str, digest: str) -> bool:
     build finishes."""
     record = build_state(app.env, Record)
     if record.earlier is None:
-        record.earlier = read(Path(app.outdir, RECORD_NAME))
+        record.earlier = read(record_path(app.doctreedir, app.outdir))
     record.now[key] = digest
     return record.earlier.get(key) != digest
+
+
+def record_path(doctreedir: str | Path, outdir: str | Path) -> Path:
+    """The record of the output directory *outdir*, in *doctreedir*."""
+    name = hashlib.sha256(str(Path(outdir).resolve()).encode("utf-8", "surrogateescape"))
+    return Path(doctreedir, RECORDS_FOLDER, f"{name.hexdigest()[:24]}.json")
 
 
 def read(path: Path) -> dict[str, str]:
@@ -77,5 +93,8 @@ def save(app: Sphinx, exception: Exception | None) -> None:
         return
     earlier = record.earlier or {}
     record.earlier = {**earlier, **record.now}
-    if record.earlier != earlier or not Path(app.outdir, RECORD_NAME).is_file():
-        replace_file(Path(app.outdir, RECORD_NAME), json.dumps(record.earlier, indent=1) + "\n")
+    path = record_path(app.doctreedir, app.outdir)
+    if record.earlier != earlier or not path.is_file():
+        replace_file(path, json.dumps(record.earlier, indent=1) + "\n")
+    with contextlib.suppress(OSError):  # none (or not removable: left as it was)
+        Path(app.outdir, LEGACY_RECORD_NAME).unlink()

@@ -19,7 +19,7 @@ from reprodocs.notes.directives import (
     CudnnDeterministic,
     NondeterministicDirective,
 )
-from reprodocs.notes.domain import ReproducibilityDomain
+from reprodocs.notes.domain import ReproducibilityDomain, check_notes_agree
 from reprodocs.notes.drift import check_known_ops, read_known_ops
 from reprodocs.notes.nondeterministic_ops import (
     NondeterministicOpsDirective,
@@ -73,6 +73,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_directive("cudnn-deterministic", CudnnDeterministic)
     # The only/ifconfig conditions each note is shown under
     app.connect("doctree-read", record_conditions)
+    # Notes across pages that repeat or contradict each other, on every build
+    app.connect("env-updated", check_notes_agree)
 
     # The index of them
     app.add_node(nondeterministic_ops)

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
     from docutils.nodes import Element, reference
     from sphinx.addnodes import pending_xref
+    from sphinx.application import Sphinx
     from sphinx.builders import Builder
     from sphinx.domains.python import ObjectEntry, PythonDomain
     from sphinx.environment import BuildEnvironment
@@ -138,7 +139,7 @@ class ReproducibilityDomain(Domain):
                 if docname in otherdata[key]:
                     self.data[key][docname] = otherdata[key][docname]
 
-    def check_consistency(self) -> None:
+    def warn_disagreements(self) -> None:
         """Warn about notes on one operation that repeat or contradict each other
         across pages (a page's own repeats are reported while it is read). Notes
         under different conditions (``:when:``) may name different passes.
@@ -213,6 +214,15 @@ class ReproducibilityDomain(Domain):
 
     def resolve_any_xref(self, *args: Any) -> list[Any]:
         return []
+
+
+def check_notes_agree(app: Sphinx, env: BuildEnvironment) -> None:
+    """``env-updated``, so on every build: the notes' disagreements across
+    pages. Not the domain's ``check_consistency``, which Sphinx calls only
+    when it read a page: a build that reads none (nothing edited, or only
+    ``reprodocs_known_ops`` changed) would warn less than a fresh one, and
+    ``-W`` would pass where a fresh build fails."""
+    notes_domain(env).warn_disagreements()
 
 
 # ``env.get_domain`` is typed as returning any domain; these say which.

@@ -48,6 +48,16 @@ class _Wrong(Exception):
         self.accepted = accepted
 
 
+class _ReadAnyway(_Wrong):
+    """A value a check refuses but reads as sphinx_rtd_theme's templates
+    would: warned about, and *used* in its place (not the default), so that
+    the page is the one rtd gives."""
+
+    def __init__(self, expected: str, accepted: tuple[type, ...], used: object) -> None:
+        super().__init__(expected, accepted)
+        self.used = used
+
+
 class _LeftOut(Exception):
     """An entry that cannot be shown, already warned about."""
 
@@ -58,13 +68,30 @@ def string(value: object) -> str:
     return value
 
 
+#: The words Sphinx's ``tobool`` filter reads as true, in any case; the
+#: others it reads as false (sphinx_rtd_theme's templates read their boolean
+#: options with it, theme.conf and ``-D`` give strings).
+TRUE_WORDS = frozenset({"true", "1", "yes", "on"})
+#: The words meant as false, which pass without a warning.
+FALSE_WORDS = frozenset({"false", "0", "no", "off"})
+
+
 def boolean(value: object) -> bool:
-    """True or False, or as theme.conf writes them, "true" or "false" (in any case)."""
+    """True or False, 1 or 0, or a word for one of them as theme.conf and
+    ``-D`` give it: "true"/"false", "1"/"0", "yes"/"no", "on"/"off", in any
+    case, with the meaning sphinx_rtd_theme gives them. Anything else is
+    refused but read as rtd reads it (``tobool``: another string is false,
+    another value as Python's bool)."""
     if isinstance(value, bool):
         return value
-    if isinstance(value, str) and value.strip().lower() in {"true", "false"}:
-        return value.strip().lower() == "true"
-    raise _Wrong(__('True or False (or "true", "false")'), (str,))
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.lower() in TRUE_WORDS | FALSE_WORDS:
+        return value.lower() in TRUE_WORDS
+    used = False if isinstance(value, str) else bool(value)
+    raise _ReadAnyway(
+        __('True or False (or "true"/"false", "yes"/"no", "on"/"off", 1/0)'), (str,), used
+    )
 
 
 def integer(value: object) -> int:
@@ -88,10 +115,19 @@ def buttons_location(value: object) -> str | None:
     raise _Wrong(__('"bottom", "top", "both" or None'), (str,))
 
 
-def wrong(message: str, where: str, error: _Wrong, value: object, location: str | None) -> None:
+def wrong(
+    message: str, where: str, error: _Wrong, value: object, location: str | None, *more: object
+) -> None:
     """The one warning for a wrong value: *where* must be *error.expected*,
-    not *value* (or its type); *message* says what becomes of it."""
-    warn("theme", message, where, error.expected, shown(value, error.accepted), location=location)
+    not *value* (or its type); *message* says what becomes of it, with *more*."""
+    shown_value = shown(value, error.accepted)
+    warn("theme", message, where, error.expected, shown_value, *more, location=location)
+
+
+def read_anyway(where: str, error: _ReadAnyway, value: object, location: str | None) -> None:
+    """The warning for a wrong value read as sphinx_rtd_theme reads it."""
+    message = __("%s must be %s, not %s; %s is used, as sphinx_rtd_theme reads it")
+    wrong(message, where, error, value, location, error.used)
 
 
 def missing(where: str, fields: str, location: str | None, message: str | None = None) -> None:
@@ -153,6 +189,9 @@ class Entries:
                     checked[field] = check.checked(value, field_where, location)
                 else:
                     checked[field] = check(value)
+            except _ReadAnyway as error:
+                read_anyway(field_where, error, value, location)
+                checked[field] = error.used
             except _Wrong as error:
                 if needed:
                     message = __("%s must be %s, not %s; the entry is left out")
@@ -265,6 +304,9 @@ def checked_options(given: object, location: str | None) -> dict[Any, Any]:
                 options[name] = check.checked(value, where, location)
             else:
                 options[name] = check(value)
+        except _ReadAnyway as error:
+            read_anyway(where, error, value, location)
+            options[name] = error.used
         except _Wrong as error:
             wrong(default_used, where, error, value, location)
             del options[name]
