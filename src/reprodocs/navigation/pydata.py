@@ -188,9 +188,22 @@ class PydataSidebars:
         return ancestors[-startdepth] if len(ancestors) >= startdepth else None
 
 
+#: Where pydata-sphinx-theme 0.21.0 and later keep the sidebars they write,
+#: "per build" but on the application, so for its whole life.
+THEME_SIDEBAR_CACHE = "_pst_sidebar_toctree_cache"
+
+
 def forget_sidebars(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """``env-get-updated``: forget the sections of the last build."""
+    """``env-get-updated``: forget the sections of the last build, and the
+    sidebars the theme cached in it. The theme never forgets its own: an
+    application that builds twice (Sphinx's test fixtures, sphinx-autobuild)
+    would get the first build's sidebars from the theme wherever the theme
+    writes them (its own pages, the self-check's comparisons, which would
+    then differ from ours and give every page the stale one). Its private
+    attribute is the only way; the tests run every known version with it."""
     new_build_state(env, PydataSidebars)
+    if hasattr(app, THEME_SIDEBAR_CACHE):
+        delattr(app, THEME_SIDEBAR_CACHE)
     return []
 
 
