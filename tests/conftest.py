@@ -8,14 +8,18 @@ import runpy
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import jinja2
+import jinja2.bccache
 import jsonschema
 import pytest
 from bs4 import BeautifulSoup
 from sphinx import locale
 from sphinx.cmd.build import build_main
+from sphinx.jinja2glue import BuiltinTemplateLoader
 from sphinx.testing.util import SphinxTestApp
 
 from reprodocs.notes.nondeterministic_ops import JSON_NAME, JSON_SCHEMA
@@ -40,6 +44,43 @@ if not hasattr(SphinxTestApp, "warning"):
             _cleanup(app, doctrees)
 
     SphinxTestApp.cleanup = _cleanup_once
+
+
+class SharedTemplateCode(jinja2.BytecodeCache):
+    """Jinja's compiled templates, shared by every Sphinx application of the
+    test session. Sphinx gives each application a template environment
+    without a bytecode cache, so each compiles every template it renders
+    anew: a fifth of the time of a test that builds a small site. Jinja keys
+    a cache by the template's name and file and checks the source's
+    checksum, so an edited template is compiled again; Sphinx's environments
+    are configured alike, so one's code is another's."""
+
+    def __init__(self) -> None:
+        self.code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if (code := self.code.get(bucket.key)) is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.code[bucket.key] = bucket.bytecode_to_string()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def shared_template_code() -> Iterator[None]:
+    """Every Sphinx template environment of the session (made in
+    ``BuiltinTemplateLoader.init``) with one :class:`SharedTemplateCode`."""
+    cache = SharedTemplateCode()
+    init = BuiltinTemplateLoader.init
+
+    def init_with_shared_code(self, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        self.environment.bytecode_cache = cache
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(BuiltinTemplateLoader, "init", init_with_shared_code)
+        yield
+
 
 #: The paragraph of PyTorch 1.4's cuda_deterministic_backward.html, whitespace collapsed.
 BACKWARD_TEXT = (

@@ -413,6 +413,102 @@ def test_a_read_only_file_is_reported_and_left(tmp_path, capsys):
     assert temporaries(tmp_path) == []
 
 
+def test_a_file_in_a_read_only_directory_is_reported_and_left(tmp_path, capsys):
+    # Even for root: the new file would be made in the directory.
+    directory = tmp_path / "read_only"
+    directory.mkdir()
+    path = directory / "notes.py"
+    path.write_text(NOTED)
+    directory.chmod(0o555)
+    try:
+        status, out, err = run(capsys, "--write", str(path))
+    finally:
+        directory.chmod(0o755)
+
+    assert (status, out) == (migrate.FILE_ERROR, "")
+    assert err == f"{path}: cannot migrate it: its directory is read-only (mode 0555)\n"
+    assert path.read_text() == NOTED
+    assert temporaries(directory) == []
+
+
+#: A legacy note of each kind of file, before and after: an include in
+#: reStructuredText, a placeholder in a docstring.
+LEGACY_FILES = {
+    ".rst": (
+        "API\n===\n\nR\u00e9sum\u00e9.\n\n.. include:: cuda_deterministic.rst\n\nText\n",
+        "API\n===\n\nR\u00e9sum\u00e9.\n\n.. cuda-deterministic::\n\nText\n",
+    ),
+    ".py": (
+        NOTED.replace("Summary", "R\u00e9sum\u00e9"),
+        MIGRATED.replace("Summary", "R\u00e9sum\u00e9"),
+    ),
+}
+
+#: How a file's text becomes its bytes: line endings, byte order mark,
+#: encoding (for a Python file, the one its coding line declares).
+FORMS = {
+    "LF": lambda text: text.encode(),
+    "CRLF": lambda text: text.replace("\n", "\r\n").encode(),
+    "CR": lambda text: text.replace("\n", "\r").encode(),
+    "BOM": lambda text: b"\xef\xbb\xbf" + text.encode(),
+    "BOM CRLF": lambda text: b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode(),
+    "latin-1 coding line": lambda text: ("# -*- coding: latin-1 -*-\n" + text).encode("latin-1"),
+    "latin-1 coding line CRLF": lambda text: (
+        "# -*- coding: latin-1 -*-\r\n" + text.replace("\n", "\r\n")
+    ).encode("latin-1"),
+}
+
+
+@pytest.mark.parametrize(
+    ("suffix", "form"),
+    [(suffix, form) for suffix in LEGACY_FILES for form in FORMS if "coding" not in form]
+    + [(".py", form) for form in FORMS if "coding" in form],
+)
+def test_every_byte_but_the_note_s_is_kept(tmp_path, capsys, suffix, form):
+    legacy, migrated = LEGACY_FILES[suffix]
+    path = tmp_path / f"notes{suffix}"
+    path.write_bytes(FORMS[form](legacy))
+
+    status, out, err = run(capsys, "--write", str(path))
+
+    assert (status, out, err) == (migrate.NOTHING_TO_MIGRATE, f"rewrote {path}\n", "")
+    assert path.read_bytes() == FORMS[form](migrated)
+    assert run(capsys, "--write", str(path))[1] == ""  # nothing left to migrate
+
+
+@pytest.mark.parametrize("suffix", LEGACY_FILES)
+def test_a_utf_16_file_is_refused_and_left(tmp_path, capsys, suffix):
+    path = tmp_path / f"notes{suffix}"
+    data = LEGACY_FILES[suffix][0].encode("utf-16")
+    path.write_bytes(data)
+
+    status, out, err = run(capsys, "--write", str(path))
+
+    assert (status, out) == (migrate.FILE_ERROR, "")
+    assert err.startswith(f"{path}:1: cannot migrate it: ")
+    assert path.read_bytes() == data
+
+
+@pytest.mark.parametrize(
+    ("make", "reason"),
+    [
+        (lambda link: link.symlink_to("nowhere.py"), "no such file or directory"),
+        (lambda link: link.symlink_to(link.name), "Too many levels of symbolic links"),
+    ],
+    ids=["dangling", "looping"],
+)
+def test_a_broken_symbolic_link_given_as_a_path_is_reported(tmp_path, capsys, make, reason):
+    link, other = tmp_path / "link.py", tmp_path / "other.py"
+    make(link)
+    other.write_text(NOTED)
+
+    status, out, err = run(capsys, "--write", str(link), str(other))
+
+    assert (status, out) == (migrate.FILE_ERROR, f"rewrote {other}\n")
+    assert err == f"{link}: cannot migrate it: {reason}\n"
+    assert link.is_symlink()
+
+
 @needs_root
 def test_owner_group_and_mode_are_kept(tmp_path, capsys):
     path = tmp_path / "theirs.py"

@@ -1358,6 +1358,15 @@ def _check_rewritable(path: Path, status: os.stat_result) -> None:
         raise NotRewritten(__("read-only (mode %04o)") % stat.S_IMODE(status.st_mode))
     if not os.access(path, os.W_OK):
         raise NotRewritten(__("no permission to write it"))
+    # The new file is made in the directory and renamed over the old: a
+    # directory without write permission (even for root, who may write it)
+    # says its files are not to be replaced.
+    directory = os.stat(path.parent)
+    if not directory.st_mode & 0o222:
+        message = __("its directory is read-only (mode %04o)")
+        raise NotRewritten(message % stat.S_IMODE(directory.st_mode))
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        raise NotRewritten(__("no permission to write in its directory"))
     if status.st_nlink > 1:
         raise NotRewritten(
             __("it has %d hard links, whose other names would keep the old text") % status.st_nlink
