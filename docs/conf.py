@@ -13,6 +13,8 @@ import reprodocs
 
 # The example library whose docstrings carry notes (directives.rst, autodoc).
 sys.path.insert(0, str(Path(__file__).parent / "examples"))
+# This site's own directive: the note directives' table, from the vocabulary.
+sys.path.insert(0, str(Path(__file__).parent / "_ext"))
 
 project = "reprodocs"
 author = "reprodocs contributors"
@@ -24,6 +26,7 @@ extensions = [
     "sphinx.ext.autodoc",
     # CHANGELOG.md is included as Markdown (changelog.rst); the MyST example too.
     "myst_parser",
+    "vocabulary_table",
 ]
 
 # Every reference must resolve, here and on Read the Docs (which passes no -n).

@@ -11,23 +11,18 @@ import yaml
 
 import reprodocs
 from conftest import exported_index, notes_in, parse_html
-from reprodocs.notes.directives import CudaDeterministic, NondeterministicDirective, PresetDirective
+from reprodocs.base.vocabulary import LIST_OPTIONS, NOTE_DIRECTIVE, NOTE_DIRECTIVES, note_options
+from reprodocs.notes.directives import NOTE_DIRECTIVE_CLASSES
 from reprodocs.notes.domain import Note
 from reprodocs.notes.nondeterministic_ops import NondeterministicOpsDirective
 
 REPO = Path(__file__).parents[1]
 DOCS = REPO / "docs"
-NOTE_DIRECTIVES = {
-    "nondeterministic",
-    "cuda-deterministic-backward",
-    "cuda-deterministic",
-    "cudnn-deterministic",
-}
 
 
 def test_every_note_directive_is_rendered_on_the_directives_page(docs_html):
     operations = exported_index(docs_html)["operations"]
-    assert {op["directive"] for op in operations if op["docname"] == "directives"} == (
+    assert {op["directive"] for op in operations if op["docname"] == "directives"} == set(
         NOTE_DIRECTIVES
     )
     notes = notes_in(parse_html(docs_html / "directives.html").find(role="main"))
@@ -38,21 +33,36 @@ def test_every_note_directive_is_rendered_on_the_directives_page(docs_html):
     }
 
 
+def test_the_directives_take_the_vocabulary_s_options():
+    for directive in NOTE_DIRECTIVE_CLASSES:
+        assert tuple(directive.option_spec) == note_options(directive.directive_name)
+    assert {directive.directive_name for directive in NOTE_DIRECTIVE_CLASSES} == set(
+        NOTE_DIRECTIVES
+    )
+    assert tuple(NondeterministicOpsDirective.option_spec) == LIST_OPTIONS
+
+
 def test_every_directive_and_option_is_documented(docs_html):
     soup = parse_html(docs_html / "directives.html")
-    for option in NondeterministicDirective.option_spec:
+    for option in note_options(NOTE_DIRECTIVE):
         assert soup.find(id=f"option-{option}"), option
+    summary = soup.find(role="main").select_one("table")
+    rows = [[cell.get_text(strip=True) for cell in row("td")] for row in summary("tr")[1:]]
+    assert sorted(row[0] for row in rows) == sorted(NOTE_DIRECTIVES)
+    for name, backend, affected_pass, options in rows:
+        assert options == ",".join(f":{option}:" for option in note_options(name))
+        if name != NOTE_DIRECTIVE:
+            assert (backend, affected_pass) == NOTE_DIRECTIVES[name]
     for directive in NOTE_DIRECTIVES:
         target = soup.find(id=f"directive-{directive}")
         assert target, directive
         section = target if target.name == "section" else target.find_parent("section")
-        if directive != "nondeterministic":  # a preset links each option it takes
+        if directive != NOTE_DIRECTIVE:  # a preset links each option it takes
             links = {a["href"] for a in section.find_all("a", href=True)}
-            assert {f"#option-{option}" for option in PresetDirective.option_spec} <= links
-    assert CudaDeterministic.option_spec is PresetDirective.option_spec
+            assert {f"#option-{option}" for option in note_options(directive)} <= links
     options_table = parse_html(docs_html / "index-table.html").select("table")[1]
     documented = {code.get_text() for code in options_table.select("tbody tr td:first-child code")}
-    assert documented == {f":{option}:" for option in NondeterministicOpsDirective.option_spec}
+    assert documented == {f":{option}:" for option in LIST_OPTIONS}
 
 
 def test_the_index_page_shows_the_live_tables(docs_html):

@@ -948,20 +948,6 @@ def test_migrated_2_x_notes_render_the_2_x_sentences(tree, capsys, build_docs):
     assert after == before
 
 
-def note_options_landed() -> bool:
-    from reprodocs.notes.directives import CudaDeterministic
-
-    return {"deterministic-algorithms", "when", "wording"} <= set(CudaDeterministic.option_spec)
-
-
-needs_note_options = pytest.mark.skipif(
-    not note_options_landed(),
-    reason="the note options :deterministic-algorithms:, :when: and :wording: (issue 17, "
-    "items 1 and 5) are not built yet",
-)
-
-
-@needs_note_options
 def test_on_a_site_of_another_wording_migrated_notes_keep_their_words(tree, capsys, build_docs):
     # Migrated with the site's wording, PyTorch 1.4's (the default): each
     # 2.x note gets :wording: pytorch-2, and says what it said.
@@ -1623,16 +1609,6 @@ def list_items(page: Path) -> list[list[tuple[str, list[str]]]]:
     ]
 
 
-def list_format_landed() -> bool:
-    from reprodocs.notes.nondeterministic_ops import NondeterministicOpsDirective
-
-    return "format" in NondeterministicOpsDirective.option_spec
-
-
-@pytest.mark.skipif(
-    not (note_options_landed() and list_format_landed()),
-    reason="the note options and :format: list (issue 17, items 1, 2 and 5) are not built yet",
-)
 def test_the_lists_render_the_same_items_after_migration(tree, capsys, build_docs, build_html):
     original = tree(LISTS, to="original")
     migrated = tree(LISTS, to="migrated")

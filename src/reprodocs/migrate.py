@@ -54,6 +54,7 @@ from typing import NamedTuple, TextIO
 
 from reprodocs.base.files import create_temporary, remove_stale_temporaries
 from reprodocs.base.i18n import __
+from reprodocs.base.vocabulary import DETERMINISTIC, LIST_DIRECTIVE, NOTE_DIRECTIVES, RAISES
 
 #: The note files PyTorch 1.4 included, and the directive each one becomes.
 INCLUDED_NOTES = {
@@ -69,23 +70,6 @@ PLACEHOLDERS = {
     "backward_reproducibility_note": "cuda-deterministic-backward",
     "cudnn_reproducibility_note": "cudnn-deterministic",
 }
-
-#: reprodocs' note directives, with the backend and pass each stands for
-#: unless its options say otherwise (only ``nondeterministic`` takes them).
-NOTE_DIRECTIVES = {
-    "nondeterministic": ("CUDA", "both"),
-    "cuda-deterministic-backward": ("CUDA", "backward"),
-    "cuda-deterministic": ("CUDA", "forward"),
-    "cudnn-deterministic": ("cuDNN", "both"),
-}
-
-#: The directive generating the lists from the notes.
-LIST_DIRECTIVE = "nondeterministic-ops"
-
-#: The values of ``:deterministic-algorithms:``: under
-#: ``torch.use_deterministic_algorithms(True)`` the operation throws a
-#: RuntimeError, or uses a deterministic implementation.
-RAISES, DETERMINISTIC = "raises", "deterministic"
 
 #: The wording set whose words each legacy form had.
 INCLUDE_WORDING, PLACEHOLDER_WORDING = "pytorch-1.4", "pytorch-2"

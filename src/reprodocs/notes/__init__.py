@@ -12,13 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from reprodocs.base import __version__
 from reprodocs.base.i18n import add_catalog
+from reprodocs.base.vocabulary import LIST_DIRECTIVE
 from reprodocs.notes.conditions import record_conditions
-from reprodocs.notes.directives import (
-    CudaDeterministic,
-    CudaDeterministicBackward,
-    CudnnDeterministic,
-    NondeterministicDirective,
-)
+from reprodocs.notes.directives import NOTE_DIRECTIVE_CLASSES
 from reprodocs.notes.domain import ReproducibilityDomain, check_notes_agree
 from reprodocs.notes.drift import check_known_ops, read_known_ops
 from reprodocs.notes.nondeterministic_ops import (
@@ -67,10 +63,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
 
     # The notes
     app.add_domain(ReproducibilityDomain)
-    app.add_directive("nondeterministic", NondeterministicDirective)
-    app.add_directive("cuda-deterministic-backward", CudaDeterministicBackward)
-    app.add_directive("cuda-deterministic", CudaDeterministic)
-    app.add_directive("cudnn-deterministic", CudnnDeterministic)
+    for directive in NOTE_DIRECTIVE_CLASSES:
+        app.add_directive(directive.directive_name, directive)
     # The only/ifconfig conditions each note is shown under
     app.connect("doctree-read", record_conditions)
     # Notes across pages that repeat or contradict each other, on every build
@@ -78,7 +72,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
 
     # The index of them
     app.add_node(nondeterministic_ops)
-    app.add_directive("nondeterministic-ops", NondeterministicOpsDirective)
+    app.add_directive(LIST_DIRECTIVE, NondeterministicOpsDirective)
     app.add_config_value("reprodocs_export_json", True, "", types=Any)
     app.connect("env-updated", publish)
     app.add_post_transform(RenderIndex)

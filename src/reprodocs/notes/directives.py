@@ -10,67 +10,30 @@ from typing import TYPE_CHECKING, ClassVar
 
 import jinja2
 from docutils import nodes
-from docutils.parsers.rst import directives
 from docutils.parsers.rst.states import RSTState, RSTStateMachine, state_classes
 from docutils.statemachine import StringList
 from sphinx.util.docutils import SphinxDirective
 
 from reprodocs.base.i18n import __
 from reprodocs.base.report import warn
+from reprodocs.base.vocabulary import (
+    CUDA_DETERMINISTIC,
+    CUDA_DETERMINISTIC_BACKWARD,
+    CUDNN_DETERMINISTIC,
+    NOTE_DIRECTIVE,
+    NOTE_DIRECTIVES,
+    Preset,
+)
 from reprodocs.notes.conditions import MARK
 from reprodocs.notes.domain import Note, notes_domain, python_objects
+from reprodocs.notes.options import note_option_spec
 from reprodocs.notes.wording import join_wide_sentences, rst_escape, wording_of
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from sphinx.util.typing import OptionSpec
-
-PASSES = ("forward", "backward", "both")
-#: What ``torch.use_deterministic_algorithms(True)`` may do to an operation:
-#: throw a RuntimeError, or use a deterministic implementation.
-DETERMINISTIC_ALGORITHMS = ("raises", "deterministic")
-
-#: The usual spelling of well-known backends, by lower-case name. Other
-#: backends are kept as written.
-BACKEND_SPELLINGS = {
-    name.lower(): name
-    for name in ("CUDA", "cuDNN", "ROCm", "MIOpen", "MPS", "XPU", "XLA", "CPU", "HIP")
-}
-
 
 #: How autodoc names a docstring's source: "<module's file>:docstring of <name>".
 DOCSTRING_OF = ":docstring of "
-
-
-def single_line(argument: str | None) -> str:
-    """A required option value, its whitespace collapsed (it becomes inline text)."""
-    # docutils passes None for an option without a value, which
-    # unchanged_required rejects with its usual message (its stub says str).
-    return " ".join(directives.unchanged_required(argument).split())  # type: ignore[arg-type]
-
-
-def backend_option(argument: str | None) -> str:
-    name = single_line(argument)
-    return BACKEND_SPELLINGS.get(name.lower(), name)
-
-
-def pass_option(argument: str | None) -> str:
-    return directives.choice(single_line(argument).lower(), PASSES)
-
-
-def deterministic_algorithms_option(argument: str | None) -> str:
-    return directives.choice(single_line(argument).lower(), DETERMINISTIC_ALGORITHMS)
-
-
-#: The options every note directive takes, the presets included.
-COMMON_OPTIONS: dict[str, Callable[[str | None], str]] = {
-    "op": single_line,
-    "alternative": single_line,
-    "deterministic-algorithms": deterministic_algorithms_option,
-    "when": single_line,
-    "wording": single_line,
-}
 
 
 class NondeterministicDirective(SphinxDirective):
@@ -79,17 +42,18 @@ class NondeterministicDirective(SphinxDirective):
     link to the Reproducibility page; the directive's content follows the text."""
 
     has_content = True
-    option_spec: ClassVar[OptionSpec] = {
-        "backend": backend_option,
-        "pass": pass_option,
-        **COMMON_OPTIONS,
-    }
-    #: Values used where an option is not given (the presets fix them).
-    defaults: ClassVar[dict[str, str]] = {"backend": "CUDA", "pass": "both"}
+    directive_name: ClassVar[str] = NOTE_DIRECTIVE
+    option_spec: ClassVar[OptionSpec] = note_option_spec(NOTE_DIRECTIVE)
+
+    @property
+    def preset(self) -> Preset:
+        """The backend and pass where no option gives them (the presets fix them)."""
+        return NOTE_DIRECTIVES[self.directive_name]
 
     def run(self) -> list[nodes.Node]:
         self.drop_argument()
-        options = {**self.defaults, **self.options}
+        preset = {"backend": self.preset.backend, "pass": self.preset.affected_pass}
+        options = {**preset, **self.options}
         source, line = self.written_at
         note = Note(
             operation=options.get("op") or self.enclosing_operation(),
@@ -349,22 +313,31 @@ class PresetDirective(NondeterministicDirective):
     """A preset: backend and pass are fixed, so every option but ``:backend:``
     and ``:pass:`` is accepted."""
 
-    option_spec: ClassVar[OptionSpec] = dict(COMMON_OPTIONS)
+    option_spec: ClassVar[OptionSpec] = note_option_spec(CUDA_DETERMINISTIC)
 
 
 class CudaDeterministicBackward(PresetDirective):
     """``.. cuda-deterministic-backward::`` -- PyTorch 1.4's backward-pass note."""
 
-    defaults: ClassVar[dict[str, str]] = {"backend": "CUDA", "pass": "backward"}
+    directive_name: ClassVar[str] = CUDA_DETERMINISTIC_BACKWARD
 
 
 class CudaDeterministic(PresetDirective):
     """``.. cuda-deterministic::`` -- PyTorch 1.4's forward note."""
 
-    defaults: ClassVar[dict[str, str]] = {"backend": "CUDA", "pass": "forward"}
+    directive_name: ClassVar[str] = CUDA_DETERMINISTIC
 
 
 class CudnnDeterministic(PresetDirective):
     """``.. cudnn-deterministic::`` -- PyTorch 1.4's cuDNN algorithm note."""
 
-    defaults: ClassVar[dict[str, str]] = {"backend": "cuDNN", "pass": "both"}
+    directive_name: ClassVar[str] = CUDNN_DETERMINISTIC
+
+
+#: Every note directive's class.
+NOTE_DIRECTIVE_CLASSES = (
+    NondeterministicDirective,
+    CudaDeterministicBackward,
+    CudaDeterministic,
+    CudnnDeterministic,
+)

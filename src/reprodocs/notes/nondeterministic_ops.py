@@ -31,7 +31,6 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from docutils import nodes
-from docutils.parsers.rst import directives
 from docutils.parsers.rst import languages as rst_languages
 from docutils.parsers.rst.states import Inliner
 from docutils.utils import Reporter
@@ -46,14 +45,10 @@ from reprodocs.base.files import replace_file
 from reprodocs.base.i18n import _
 from reprodocs.base.report import checked_setting
 from reprodocs.base.state import build_state
+from reprodocs.base.vocabulary import DETERMINISTIC, FORMATS, RAISES
 from reprodocs.notes.conditions import shown
-from reprodocs.notes.directives import (
-    backend_option,
-    deterministic_algorithms_option,
-    pass_option,
-    single_line,
-)
 from reprodocs.notes.domain import PAGE_XREF, ReproducibilityDomain, notes_domain, python_objects
+from reprodocs.notes.options import LIST_OPTION_SPEC
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -98,16 +93,9 @@ class Entry(NamedTuple):
         return self.name or self.title
 
 
-#: The formats of ``nondeterministic-ops``; the first is the default.
-FORMATS = ("table", "list")
-
 #: The role a list names an operation with, by how the Python domain
 #: documents it; any other operation is a literal linked to its page.
 XREF_ROLES = {"class": "class", "function": "func", "method": "meth"}
-
-
-def format_option(argument: str | None) -> str:
-    return directives.choice(single_line(argument).lower(), FORMATS)
 
 
 class nondeterministic_ops(nodes.General, nodes.Element):  # docutils names nodes so
@@ -119,12 +107,7 @@ class NondeterministicOpsDirective(SphinxDirective):
     the bullet list) of every note of the project, optionally only those of one
     ``:backend:``, ``:pass:`` or ``:deterministic-algorithms:``."""
 
-    option_spec: ClassVar[OptionSpec] = {
-        "backend": backend_option,
-        "pass": pass_option,
-        "deterministic-algorithms": deterministic_algorithms_option,
-        "format": format_option,
-    }
+    option_spec: ClassVar[OptionSpec] = LIST_OPTION_SPEC
 
     def run(self) -> list[nodes.Node]:
         notes_domain(self.env).note_index_page(self.env.docname)
@@ -461,8 +444,8 @@ def reading_context(env: BuildEnvironment, docname: str) -> Iterator[None]:
 #: What each ``:deterministic-algorithms:`` value makes of the operation, in
 #: the words of ``torch.use_deterministic_algorithms``' docstring.
 DETERMINISTIC_MODE = {
-    "raises": lambda: _("throws a RuntimeError"),
-    "deterministic": lambda: _("acts deterministically"),
+    RAISES: lambda: _("throws a RuntimeError"),
+    DETERMINISTIC: lambda: _("acts deterministically"),
 }
 
 

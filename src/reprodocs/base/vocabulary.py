@@ -1,0 +1,67 @@
+"""The directives' vocabulary: their names, their options and the values
+those take, written once. The notes' directives build their option specs
+from it, migrate writes it, the documentation's tables and the tests read
+it. Plain data: migrate reads it without Sphinx or docutils."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Preset(NamedTuple):
+    """What a note directive stands for unless its options say otherwise."""
+
+    backend: str
+    affected_pass: str
+
+
+#: The general note directive, the only one taking ``:backend:`` and ``:pass:``.
+NOTE_DIRECTIVE = "nondeterministic"
+#: The presets: PyTorch 1.4's three notes.
+CUDA_DETERMINISTIC_BACKWARD = "cuda-deterministic-backward"
+CUDA_DETERMINISTIC = "cuda-deterministic"
+CUDNN_DETERMINISTIC = "cudnn-deterministic"
+
+#: Every note directive, the general one first, with its backend and pass.
+NOTE_DIRECTIVES = {
+    NOTE_DIRECTIVE: Preset("CUDA", "both"),
+    CUDA_DETERMINISTIC_BACKWARD: Preset("CUDA", "backward"),
+    CUDA_DETERMINISTIC: Preset("CUDA", "forward"),
+    CUDNN_DETERMINISTIC: Preset("cuDNN", "both"),
+}
+
+#: The directive generating the table and the lists from the notes.
+LIST_DIRECTIVE = "nondeterministic-ops"
+
+#: The values of ``:pass:``.
+PASSES = ("forward", "backward", "both")
+
+#: The values of ``:deterministic-algorithms:``: under
+#: ``torch.use_deterministic_algorithms(True)`` the operation throws a
+#: RuntimeError, or uses a deterministic implementation.
+RAISES, DETERMINISTIC = "raises", "deterministic"
+DETERMINISTIC_ALGORITHMS = (RAISES, DETERMINISTIC)
+
+#: The values of the list directive's ``:format:``; the first is the default.
+FORMATS = ("table", "list")
+
+#: The usual spelling of well-known backends (``:backend:``), by lower-case
+#: name. Other backends are kept as written.
+BACKEND_SPELLINGS = {
+    name.lower(): name
+    for name in ("CUDA", "cuDNN", "ROCm", "MIOpen", "MPS", "XPU", "XLA", "CPU", "HIP")
+}
+
+#: The options only the general note directive takes (the presets fix them).
+NOTE_ONLY_OPTIONS = ("backend", "pass")
+
+#: The options every note directive takes, the presets included.
+COMMON_OPTIONS = ("op", "alternative", "deterministic-algorithms", "when", "wording")
+
+#: The options of the list directive: the notes it shows, and how.
+LIST_OPTIONS = ("backend", "pass", "deterministic-algorithms", "format")
+
+
+def note_options(directive: str) -> tuple[str, ...]:
+    """The options the note directive *directive* takes, in the docs' order."""
+    return (*NOTE_ONLY_OPTIONS, *COMMON_OPTIONS) if directive == NOTE_DIRECTIVE else COMMON_OPTIONS
