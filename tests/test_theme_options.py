@@ -35,7 +35,8 @@ SPHINX_TYPE_WARNING = "The config value `html_theme_options' has type"
 def theme_project(rootdir, tmp_path) -> Callable[[str | None], Path]:
     """A copy of tests/roots/test-theme whose conf.py assigns
     ``html_theme_options = <source>`` at line 6 (not at all for None), and
-    whose nested page has a section (for titles_only)."""
+    whose nested page has a section (for titles_only) and a hidden toctree
+    (for includehidden)."""
 
     projects = iter(range(100))
 
@@ -48,7 +49,9 @@ def theme_project(rootdir, tmp_path) -> Callable[[str | None], Path]:
         options = "" if source is None else f"html_theme_options = {source}\n"
         conf.write_text("".join(lines) + options + GITHUB_CONTEXT, encoding="utf-8")
         nested = srcdir / "nested.rst"
-        nested.write_text(nested.read_text() + "\nA section\n---------\n\nText.\n")
+        hidden_toctree = "\n.. toctree::\n   :hidden:\n\n   hidden\n"
+        nested.write_text(nested.read_text() + hidden_toctree + "\nA section\n---------\n\nText.\n")
+        (srcdir / "hidden.rst").write_text("Hidden page\n===========\n", encoding="utf-8")
         return srcdir
 
     return write
@@ -444,13 +447,17 @@ WORDS = [
 ]  # fmt: skip
 
 
+BOOLEANS = [name for name, check in options.OPTIONS.items() if check is options.boolean]
+
+
+@pytest.mark.parametrize("name", BOOLEANS)
 @pytest.mark.parametrize("word", WORDS, ids=repr)
-def test_a_boolean_word_means_what_sphinx_rtd_theme_reads(word):
+def test_a_boolean_word_means_what_sphinx_rtd_theme_reads(name, word):
     """sphinx_rtd_theme's templates read a boolean option with Sphinx's
     ``tobool`` filter (a private function, the filter's only definition)."""
     from sphinx.jinja2glue import _tobool
 
-    used = options.checked_options({"titles_only": word}, None)["titles_only"]
+    used = options.checked_options({name: word}, None)[name]
     assert used is _tobool(word)
 
 
@@ -461,23 +468,57 @@ def test_a_boolean_of_another_type_means_what_sphinx_rtd_theme_reads(value, used
     assert options.checked_options({"titles_only": value}, None)["titles_only"] is used
 
 
-@pytest.mark.parametrize(
-    ("name", "word", "page_name", "shows"),
-    [
-        ("titles_only", "0", "nested", lambda soup: not documents_only_in_menu(soup)),
-        ("titles_only", "Yes", "nested", documents_only_in_menu),
-        ("collapse_navigation", "off", "index", lambda soup: not menu_collapsed(soup)),
-        ("collapse_navigation", "ON", "index", menu_collapsed),
-        ("style_external_links", "1", "index", lambda soup: not no_external_link_style(soup)),
-    ],
-)
-def test_command_line_words_are_read_as_sphinx_rtd_theme_reads_them(
-    build_options, name, word, page_name, shows
-):
-    """``-D html_theme_options.NAME=WORD`` gives the string WORD."""
-    app = build_options(None, **{f"html_theme_options.{name}": word})
-    assert theme_warnings(app) == []
-    assert shows(page(app, page_name))
+#: Each boolean and numeric option with words as ``-D`` gives them, and the
+#: value sphinx_rtd_theme reads each as (``tobool``, ``int``): every
+#: spelling of true and false, in some case, at least once.
+COMMAND_LINE_WORDS = [
+    ("titles_only", "0", False),
+    ("titles_only", "Yes", True),
+    ("collapse_navigation", "off", False),
+    ("collapse_navigation", "ON", True),
+    ("includehidden", "no", False),
+    ("includehidden", "True", True),
+    ("style_external_links", "1", True),
+    ("style_external_links", "FALSE", False),
+    ("navigation_depth", "1", 1),
+    ("navigation_depth", " 3 ", 3),
+]
+
+
+def test_the_command_line_words_cover_every_boolean_and_number():
+    assert {name for name, _, _ in COMMAND_LINE_WORDS} == {
+        name
+        for name, check in options.OPTIONS.items()
+        if check in (options.boolean, options.integer)
+    }
+    spellings = {word.strip().lower() for _, word, value in COMMAND_LINE_WORDS if value in (0, 1)}
+    assert spellings == options.TRUE_WORDS | options.FALSE_WORDS
+
+
+@pytest.mark.parametrize(("name", "word", "value"), COMMAND_LINE_WORDS, ids=repr)
+def test_command_line_words_give_the_page_of_the_value_rtd_reads(build_options, name, word, value):
+    """``-D html_theme_options.NAME=WORD`` gives the string WORD: the pages
+    are those of the value sphinx_rtd_theme reads it as."""
+    given = build_options(None, **{f"html_theme_options.{name}": word})
+    assert theme_warnings(given) == []
+    meant = build_options(f"{{{name!r}: {value!r}}}")
+    for page_name in ("index", "nested"):
+        assert Path(given.outdir, f"{page_name}.html").read_bytes() == (
+            Path(meant.outdir, f"{page_name}.html").read_bytes()
+        ), page_name
+
+
+def test_the_command_line_words_change_the_pages(build_options):
+    """The page comparison above can fail: each of those options, true and
+    false, gives another page."""
+    for name, _, value in COMMAND_LINE_WORDS[::2]:
+        other = not value if isinstance(value, bool) else value + 2
+        first, second = (build_options(f"{{{name!r}: {v!r}}}") for v in (value, other))
+        assert any(
+            Path(first.outdir, f"{p}.html").read_bytes()
+            != Path(second.outdir, f"{p}.html").read_bytes()
+            for p in ("index", "nested")
+        ), name
 
 
 @pytest.mark.parametrize(
