@@ -130,6 +130,19 @@ def read_anyway(where: str, error: _ReadAnyway, value: object, location: str | N
     wrong(message, where, error, value, location, error.used)
 
 
+def checked_value(check: Any, value: object, where: str, location: str | None) -> Any:
+    """*value* as *check* reads it: a list without its wrong entries (each
+    warned about), or a value refused but read as sphinx_rtd_theme reads it
+    (warned about, and used). A value that cannot be used raises _Wrong."""
+    if isinstance(check, Entries):
+        return check.checked(value, where, location)
+    try:
+        return check(value)
+    except _ReadAnyway as error:
+        read_anyway(where, error, value, location)
+        return error.used
+
+
 def missing(where: str, fields: str, location: str | None, message: str | None = None) -> None:
     """The one warning for an entry without a field it needs."""
     warn("theme", message or __("%s has no %s; it is left out"), where, fields, location=location)
@@ -185,13 +198,7 @@ class Entries:
                 continue
             field_where = f"{where}[{field!r}]"
             try:
-                if isinstance(check, Entries):
-                    checked[field] = check.checked(value, field_where, location)
-                else:
-                    checked[field] = check(value)
-            except _ReadAnyway as error:
-                read_anyway(field_where, error, value, location)
-                checked[field] = error.used
+                checked[field] = checked_value(check, value, field_where, location)
             except _Wrong as error:
                 if needed:
                     message = __("%s must be %s, not %s; the entry is left out")
@@ -300,13 +307,7 @@ def checked_options(given: object, location: str | None) -> dict[Any, Any]:
         where = f"{SETTING}[{name!r}]"
         value = options[name]
         try:
-            if isinstance(check, Entries):
-                options[name] = check.checked(value, where, location)
-            else:
-                options[name] = check(value)
-        except _ReadAnyway as error:
-            read_anyway(where, error, value, location)
-            options[name] = error.used
+            options[name] = checked_value(check, value, where, location)
         except _Wrong as error:
             wrong(default_used, where, error, value, location)
             del options[name]
