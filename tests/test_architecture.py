@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).parents[1] / "src" / "reprodocs"
-PRODUCTS = ("notes", "navigation", "theme")
+#: The products and the commands, each importing only the base and itself.
+PRODUCTS = ("notes", "navigation", "theme", "migrate", "check_alerts")
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -67,6 +68,7 @@ def test_no_import_points_back_up(module):
         ("reprodocs.navigation", ["reprodocs.notes", "reprodocs.theme"]),
         ("reprodocs.theme", ["reprodocs.notes"]),
         ("reprodocs.migrate", ["reprodocs.notes", "sphinx.builders.html", "jinja2"]),
+        ("reprodocs.check_alerts.command", ["reprodocs.notes", "sphinx.builders.html", "jinja2"]),
         ("reprodocs.__main__", ["reprodocs.notes", "sphinx.builders.html", "jinja2"]),
     ],
 )

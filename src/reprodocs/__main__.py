@@ -1,5 +1,6 @@
 """``python -m reprodocs migrate PATH... [--write] [--wording SET]``: see
-:mod:`reprodocs.migrate`."""
+:mod:`reprodocs.migrate`; ``python -m reprodocs check-alerts SOURCE...
+--registry FILE``: see :mod:`reprodocs.check_alerts`."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from sphinx.locale import init_console
 
 from reprodocs.base.i18n import CATALOG, __
 from reprodocs.base.paths import LOCALE_DIR
+from reprodocs.check_alerts.command import add_command as add_check_alerts
 from reprodocs.migrate import DEFAULT_WORDING
 from reprodocs.migrate import run as migrate
 
@@ -65,7 +67,10 @@ def main(argv: list[str] | None = None) -> int:
             )
         ),
     )
+    add_check_alerts(commands)
     arguments = parser.parse_args(argv)
+    if "run" in arguments:
+        return int(arguments.run(arguments))
     return migrate(arguments.paths, write=arguments.write, wording=arguments.wording)
 
 

@@ -1,0 +1,231 @@
+"""``python -m reprodocs check-alerts SOURCE... --registry FILE``: the
+registry (a build's ``nondeterministic.json``) against the alerts the
+sources raise and the tests expect. All reading and printing is here;
+:mod:`~reprodocs.check_alerts.compare` decides.
+
+Exit status: 0 when they agree, 1 when they disagree, 2 when a file (a
+source, the registry, the configuration) cannot be read."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from reprodocs.base.i18n import __
+from reprodocs.check_alerts.compare import Ignore, Located, compare
+from reprodocs.check_alerts.registry import RegistryError, read_registry
+from reprodocs.check_alerts.report import FORMATS, REPORTS, Counts
+from reprodocs.check_alerts.scan import PYTHON_SUFFIXES, AlertCall, file_alert_calls
+from reprodocs.check_alerts.ties import Tie, file_ties
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Iterator
+
+#: The files scanned in a directory: C, C++, CUDA, Objective-C++ and Python.
+SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".cu", ".cuh", ".mm")
+SUFFIXES = (*SOURCE_SUFFIXES, *PYTHON_SUFFIXES)
+#: Where the ignore rules are: pyproject.toml's table, conf.py's setting.
+PYPROJECT_TABLE = ("tool", "reprodocs", "check-alerts")
+CONF_SETTING = "reprodocs_check_alerts_ignore"
+RULE_GLOBS = ("alert", "path", "operation")
+#: How often the progress line is redrawn, in seconds.
+PROGRESS_EVERY = 0.2
+
+
+class ConfigError(ValueError):
+    """Ignore rules that cannot be read: the message names the file and rule."""
+
+
+@dataclass
+class Scan:
+    """What the sources gave: the calls, the tests' ties, and the files
+    that could not be read (with why)."""
+
+    calls: list[Located[AlertCall]] = field(default_factory=list)
+    ties: list[Located[Tie]] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    files: int = 0
+
+
+def add_command(commands: Any) -> None:
+    """The ``check-alerts`` command, added to ``python -m reprodocs``'s."""
+    parser = commands.add_parser(
+        "check-alerts",
+        help=str(__("check the registry against the alerts the code raises")),
+        description=str(
+            __(
+                "Compare the registry (a build's nondeterministic.json) with the calls of "
+                "alertNotDeterministic and alert_not_deterministic in C++, CUDA and Python "
+                "sources and with torch's test_nondeterministic_alert_* tests. Exit status: "
+                "0 when they agree, 1 when they disagree, 2 when a file cannot be read."
+            )
+        ),
+    )
+    parser.add_argument(
+        "sources", nargs="+", metavar="SOURCE", help=str(__("a source file, or a directory"))
+    )
+    parser.add_argument(
+        "--registry",
+        required=True,
+        type=Path,
+        metavar="FILE",
+        help=str(__("nondeterministic.json, or the HTML output directory holding it")),
+    )
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default=FORMATS[0],
+        help=str(__("text (default), json, or github (workflow annotations)")),
+    )
+    parser.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help=str(
+            __(
+                "the ignore rules: a pyproject.toml ([tool.reprodocs.check-alerts]) or a "
+                "conf.py (reprodocs_check_alerts_ignore); default: the nearest pyproject.toml"
+            )
+        ),
+    )
+    parser.set_defaults(run=run)
+
+
+def run(arguments: argparse.Namespace) -> int:
+    try:
+        rules = read_rules(arguments.config or nearest_pyproject(Path.cwd()))
+        registry = arguments.registry
+        entries = read_registry(
+            registry / "nondeterministic.json" if registry.is_dir() else registry
+        )
+    except (ConfigError, RegistryError) as error:
+        print(error, file=sys.stderr)
+        return 2
+    scan = scan_sources(arguments.sources, sys.stderr)
+    for message in scan.errors:
+        print(message, file=sys.stderr)
+    comparison = compare(scan.calls, scan.ties, entries, rules)
+    counts = Counts(scan.files, len(scan.calls), len(scan.ties), len(entries))
+    sys.stdout.write(REPORTS[arguments.format](comparison, counts))
+    if scan.errors:
+        return 2
+    return 1 if comparison.findings else 0
+
+
+def source_files(paths: list[str], errors: list[str]) -> Iterator[Path]:
+    """The files of *paths*: each file given, and each source file under a
+    directory given (symbolic links to directories not followed)."""
+    for name in paths:
+        path = Path(name)
+        if path.is_dir():
+            for root, directories, files in os.walk(path, onerror=lambda e: errors.append(
+                __("%s: cannot read it: %s") % (e.filename, e.strerror))):  # fmt: skip
+                directories[:] = sorted(d for d in directories if not d.startswith("."))
+                yield from (Path(root, f) for f in sorted(files) if f.endswith(SUFFIXES))
+        elif path.exists():
+            yield path
+        else:
+            errors.append(__("%s: no such file or directory") % path)
+
+
+def scan_sources(paths: list[str], progress: TextIO) -> Scan:
+    scan = Scan()
+    shown = progress.isatty()
+    last = time.monotonic()
+    for path in source_files(paths, scan.errors):
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            scan.errors.append(__("%s: cannot read it: %s") % (path, error.strerror))
+            continue
+        scan.files += 1
+        scan.calls += (Located(str(path), call) for call in file_alert_calls(data, path.suffix))
+        if path.suffix == ".py":
+            try:
+                scan.ties += (Located(str(path), tie) for tie in file_ties(data, str(path)))
+            except (SyntaxError, ValueError) as error:
+                scan.errors.append(__("%s: cannot read its tests: %s") % (path, error))
+        if shown and time.monotonic() - last > PROGRESS_EVERY:
+            last = time.monotonic()
+            progress.write("\r" + __("check-alerts: %d files scanned") % scan.files)
+    if shown:
+        progress.write("\r\033[K")
+    return scan
+
+
+def nearest_pyproject(start: Path) -> Path | None:
+    """The nearest pyproject.toml at or above *start* with check-alerts'
+    table (or that is not TOML, which reading it says)."""
+    for directory in (start, *start.parents):
+        candidate = directory / "pyproject.toml"
+        if candidate.is_file():
+            try:
+                if check_alerts_table(candidate) is not None:
+                    return candidate
+            except (OSError, tomllib.TOMLDecodeError):
+                return candidate
+    return None
+
+
+def check_alerts_table(path: Path) -> Any:
+    with path.open("rb") as file:
+        table: Any = tomllib.load(file)
+    for key in PYPROJECT_TABLE:
+        table = table.get(key) if isinstance(table, dict) else None
+    return table
+
+
+def read_rules(path: Path | None) -> list[Ignore]:
+    """The ignore rules of a pyproject.toml or a conf.py; [] for None."""
+    if path is None:
+        return []
+    try:
+        if path.suffix == ".toml":
+            where = f"{path} [{'.'.join(PYPROJECT_TABLE)}]"
+            table = check_alerts_table(path) or {}
+            return rules(table.get("ignore", []) if isinstance(table, dict) else None, where)
+        return rules(conf_setting(path), f"{path} {CONF_SETTING}")
+    except OSError as error:
+        raise ConfigError(__("%s: cannot read it: %s") % (path, error.strerror)) from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(__("%s: not TOML: %s") % (path, error)) from None
+
+
+def conf_setting(path: Path) -> Any:
+    """conf.py's ignore rules, read as sphinx-build reads conf.py."""
+    from sphinx.config import eval_config_file
+    from sphinx.errors import ConfigError as SphinxConfigError
+    from sphinx.util.tags import Tags
+
+    try:
+        return eval_config_file(path, Tags()).get(CONF_SETTING, [])
+    except SphinxConfigError as error:
+        raise ConfigError(f"{path}: {error}") from None
+
+
+def rules(value: Any, where: str) -> list[Ignore]:
+    """Each rule of *value*: a table with a reason and at least one glob."""
+    if not isinstance(value, list):
+        raise ConfigError(__("%s: must be a list of rules (tables)") % where)
+    found = []
+    for index, rule in enumerate(value):
+        rule_where = f"{where}[{index}]"
+        if not isinstance(rule, dict):
+            raise ConfigError(__("%s: must be a table") % rule_where)
+        unknown = sorted(set(rule) - {"reason", *RULE_GLOBS})
+        if unknown:
+            raise ConfigError(__("%s: unknown keys: %s") % (rule_where, ", ".join(unknown)))
+        if not isinstance(rule.get("reason"), str) or not rule["reason"].strip():
+            raise ConfigError(__("%s: needs a reason (a string)") % rule_where)
+        globs = {key: rule[key] for key in RULE_GLOBS if key in rule}
+        if not globs or not all(isinstance(glob, str) and glob for glob in globs.values()):
+            wanted = ", ".join(RULE_GLOBS)
+            raise ConfigError(__("%s: needs one of %s, as a string") % (rule_where, wanted))
+        found.append(Ignore(reason=rule["reason"], where=rule_where, **globs))
+    return found

@@ -1,0 +1,221 @@
+"""The registry against the code: what the sources raise, what the tests
+expect, and what the entries say, compared into findings. Pure: the
+command reads the files and prints the findings."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+from reprodocs.base.i18n import __
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from reprodocs.check_alerts.registry import Entry
+    from reprodocs.check_alerts.scan import AlertCall
+    from reprodocs.check_alerts.ties import Tie
+
+#: The kinds of finding, in the order they are reported.
+UNREADABLE = "unreadable-call"
+UNDOCUMENTED = "undocumented-alert"
+STALE = "stale-entry"
+STILL_RAISED = "still-raised"
+WITHOUT_ALERT = "entry-without-alert"
+KINDS = (UNREADABLE, UNDOCUMENTED, STALE, STILL_RAISED, WITHOUT_ALERT)
+
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Located(Generic[T]):
+    """Something read from a file, with the file's path."""
+
+    path: str
+    item: T
+
+
+@dataclass(frozen=True)
+class Ignore:
+    """An ignore rule: findings about an alert, a source path or an
+    operation matching its glob are left out, for its reason."""
+
+    reason: str
+    alert: str | None = None
+    path: str | None = None
+    operation: str | None = None
+    where: str = ""  #: where the rule is written, for the report
+
+    def covers(self, finding: Finding) -> bool:
+        return any(
+            glob is not None and value is not None and fnmatchcase(value, glob)
+            for glob, value in (
+                (self.alert, finding.alert),
+                (self.path, finding.path if finding.line is not None else None),
+                (self.operation, finding.operation),
+            )
+        )
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One disagreement: its kind, where (a source's file and line, or the
+    entry's docs with line None), and what about."""
+
+    kind: str
+    path: str
+    line: int | None
+    message: str
+    alert: str | None = None
+    operation: str | None = None
+    docs: str | None = None
+
+
+@dataclass(frozen=True)
+class Comparison:
+    findings: list[Finding]
+    ignored: list[tuple[Finding, Ignore]]
+    unused: list[Ignore]
+
+
+def compare(
+    calls: Iterable[Located[AlertCall]],
+    ties: Iterable[Located[Tie]],
+    entries: list[Entry],
+    rules: Iterable[Ignore] = (),
+) -> Comparison:
+    """Every finding about *calls*, *ties* and *entries*, without those
+    *rules* cover (kept apart, with the rule), and the rules that covered none."""
+    calls, ties, rules = list(calls), list(ties), list(rules)
+    found = [
+        *unreadable(calls),
+        *undocumented(calls, ties, entries),
+        *stale(calls, entries),
+        *still_raised(calls, entries),
+        *without_alert(ties, entries),
+    ]
+    findings, ignored, used = [], [], set()
+    for finding in found:
+        rule = next((rule for rule in rules if rule.covers(finding)), None)
+        if rule is None:
+            findings.append(finding)
+        else:
+            ignored.append((finding, rule))
+            used.add(id(rule))
+    return Comparison(findings, ignored, [rule for rule in rules if id(rule) not in used])
+
+
+def unreadable(calls: list[Located[AlertCall]]) -> Iterable[Finding]:
+    for call in calls:
+        if call.item.alert is None:
+            message = __("an alert whose name cannot be read: %s") % call.item.text
+            yield Finding(UNREADABLE, call.path, call.item.line, message)
+
+
+def undocumented(
+    calls: list[Located[AlertCall]], ties: list[Located[Tie]], entries: list[Entry]
+) -> Iterable[Finding]:
+    """Alerts raised, or expected by a test, that no entry names."""
+    named = {alert for entry in entries for alert in entry.alerts}
+    for call in calls:
+        name = call.item.alert
+        if name is not None and not any(matches(call.item, alert) for alert in named):
+            message = (
+                __("raises alerts matching %r, which no entry names")
+                if call.item.pattern
+                else __("raises the alert %r, which no entry names")
+            ) % name
+            yield Finding(UNDOCUMENTED, call.path, call.item.line, message, alert=name)
+    for tie in ties:
+        name = tie.item.alert
+        if name is not None and not any(matches(tie.item, alert) for alert in named):
+            message = __("%s expects the alert %r, which no entry names") % (tie.item.test, name)
+            yield Finding(UNDOCUMENTED, tie.path, tie.item.line, message, alert=name)
+
+
+def stale(calls: list[Located[AlertCall]], entries: list[Entry]) -> Iterable[Finding]:
+    """Alerts of entries saying the operation raises, which no source raises."""
+    for entry in entries:
+        for alert in entry.alerts if entry.raises else ():
+            if not any(matches(call.item, alert) for call in calls):
+                message = __(
+                    "%s is documented to throw a RuntimeError, yet no source raises its alert %r"
+                ) % (entry.name, alert)
+                yield Finding(STALE, entry.docs, None, message, alert, entry.name, entry.docs)
+
+
+def still_raised(calls: list[Located[AlertCall]], entries: list[Entry]) -> Iterable[Finding]:
+    """Calls raising an alert of an entry saying the operation acts deterministically."""
+    for entry in entries:
+        for alert in entry.alerts if entry.deterministic else ():
+            for call in calls:
+                if matches(call.item, alert):
+                    message = __("raises %r, yet %s is documented to act deterministically") % (
+                        alert,
+                        entry.name,
+                    )
+                    yield Finding(
+                        STILL_RAISED,
+                        call.path,
+                        call.item.line,
+                        message,
+                        alert,
+                        entry.name,
+                        entry.docs,
+                    )
+
+
+def without_alert(ties: list[Located[Tie]], entries: list[Entry]) -> Iterable[Finding]:
+    """Entries naming no alert, with the alerts tests tie to their operation."""
+    for entry in entries:
+        if entry.alerts or not entry.name:
+            continue
+        expected = sorted(
+            {
+                tie.item.alert
+                for tie in ties
+                if tie.item.alert and entry in tied_entries(tie.item, entries)
+            }
+        )
+        message = __("%s names no alert (:alert:)") % entry.name
+        if expected:
+            message += __("; its tests expect %s") % ", ".join(map(repr, expected))
+        yield Finding(WITHOUT_ALERT, entry.docs, None, message, None, entry.name, entry.docs)
+
+
+def matches(raised: AlertCall | Tie, alert: str) -> bool:
+    """Whether a call or a test's name (a pattern, for an f-string) is *alert*."""
+    name = raised.alert
+    if name is None:
+        return False
+    if not raised.pattern:
+        return name == alert
+    return re.fullmatch(".*".join(map(re.escape, name.split("*"))), alert) is not None
+
+
+def short_names(entry: Entry) -> set[str]:
+    """An entry's names as torch's tests spell them: the last part, without
+    an in-place method's underscore (``torch.Tensor.put_``: ``put``)."""
+    return {name.rpartition(".")[2].rstrip("_") for name in (entry.name, *entry.aliases) if name}
+
+
+def tie_length(tie: Tie, entry: Entry) -> int:
+    """How much of *tie*'s test name *entry*'s names cover: a whole name, or
+    a name and a case (``interpolate_bilinear``); 0 if none."""
+    operation = tie.operation
+    return max(
+        (len(name) for name in short_names(entry)
+         if operation == name or operation.startswith(f"{name}_")),
+        default=0,
+    )  # fmt: skip
+
+
+def tied_entries(tie: Tie, entries: list[Entry]) -> list[Entry]:
+    """The entries *tie*'s test is about: those whose name covers the most
+    of it (``scatter_add`` is ``scatter_add_``'s test, not ``scatter_``'s)."""
+    lengths = [tie_length(tie, entry) for entry in entries]
+    longest = max(lengths, default=0)
+    return [entry for entry, length in zip(entries, lengths, strict=True) if length == longest > 0]

@@ -1,0 +1,98 @@
+"""check-alerts' findings as text (one a line, as compilers print them), as
+JSON, or as GitHub Actions workflow commands (annotations on the lines)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
+
+from reprodocs.base.i18n import __
+
+if TYPE_CHECKING:
+    from reprodocs.check_alerts.compare import Comparison, Finding, Ignore
+
+FORMATS = ("text", "json", "github")
+#: The JSON report's version; bumped on incompatible changes.
+JSON_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Counts:
+    """What was read: files scanned, alerts raised, tests' ties, entries."""
+
+    files: int
+    calls: int
+    ties: int
+    entries: int
+
+
+def location(finding: Finding) -> str:
+    """A source's "path:line", or the entry's docs."""
+    return finding.path if finding.line is None else f"{finding.path}:{finding.line}"
+
+
+def rule_text(rule: Ignore) -> str:
+    globs = [f"{key} = {value!r}" for key in ("alert", "path", "operation")
+             if (value := getattr(rule, key)) is not None]  # fmt: skip
+    return f"{rule.where}: {', '.join(globs)} ({rule.reason})"
+
+
+def text(comparison: Comparison, counts: Counts) -> str:
+    lines = [f"{location(f)}: {f.kind}: {f.message}" for f in comparison.findings]
+    lines += [
+        __("%s: this ignore rule matched nothing") % rule_text(rule) for rule in comparison.unused
+    ]
+    lines.append(
+        __(
+            "check-alerts: %d findings, %d ignored; %d alerts raised in %d files, "
+            "%d tied by tests, %d entries"
+        )
+        % (
+            len(comparison.findings),
+            len(comparison.ignored),
+            counts.calls,
+            counts.files,
+            counts.ties,
+            counts.entries,
+        )
+    )
+    return "\n".join(lines) + "\n"
+
+
+def as_json(comparison: Comparison, counts: Counts) -> str:
+    document = {
+        "version": JSON_VERSION,
+        "findings": [asdict(finding) for finding in comparison.findings],
+        "ignored": [
+            {**asdict(finding), "reason": rule.reason, "rule": rule.where}
+            for finding, rule in comparison.ignored
+        ],
+        "unused_ignores": [asdict(rule) for rule in comparison.unused],
+        "counts": asdict(counts),
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def escaped(value: str, property_value: bool = False) -> str:
+    """*value* in a workflow command (GitHub's escaping of data and properties)."""
+    value = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return value.replace(":", "%3A").replace(",", "%2C") if property_value else value
+
+
+def github(comparison: Comparison, counts: Counts) -> str:
+    lines = []
+    for finding in comparison.findings:
+        properties = [f"title={escaped('check-alerts ' + finding.kind, True)}"]
+        if finding.line is not None:
+            properties[:0] = [f"file={escaped(finding.path, True)}", f"line={finding.line}"]
+        message = (
+            finding.message if finding.line is not None else f"{finding.path}: {finding.message}"
+        )
+        lines.append(f"::error {','.join(properties)}::{escaped(message)}")
+    for rule in comparison.unused:
+        lines.append(f"::warning title=check-alerts::{escaped(rule_text(rule))}")
+    return "\n".join([*lines, text(comparison, counts).splitlines()[-1]]) + "\n"
+
+
+REPORTS = {"text": text, "json": as_json, "github": github}

@@ -1,0 +1,71 @@
+"""The tests that tie an operation to the alert it raises: torch's
+``test_nondeterministic_alert_<operation>`` tests, each calling
+``self.check_nondeterministic_alert(fn, "<alert name>", should_alert)``.
+
+Only files holding such a test are parsed (Python's ``ast``: a few test
+files, against the bytes pass that reads the sources)."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+#: The tests' names begin so; the rest names the operation (and a case:
+#: ``interpolate_bilinear``, ``EmbeddingBag_max``).
+TEST_PREFIX = "test_nondeterministic_alert_"
+#: The assertion the tests call, and where it takes the alert's name.
+CHECK = "check_nondeterministic_alert"
+CHECK_NAME_POSITION, CHECK_NAME_KEYWORD = 1, "caller_name"
+
+
+@dataclass(frozen=True)
+class Tie:
+    """A test's operation, as its name gives it, and an alert it expects
+    (a pattern for an f-string, ``*`` for each placeholder); None where
+    the alert's name cannot be read."""
+
+    test: str
+    line: int
+    alert: str | None
+    pattern: bool = False
+
+    @property
+    def operation(self) -> str:
+        return self.test.removeprefix(TEST_PREFIX)
+
+
+def file_ties(data: bytes, filename: str) -> list[Tie]:
+    """The ties of a test file's bytes; [] for a file without such tests.
+    A file that is not Python raises SyntaxError."""
+    if TEST_PREFIX.encode() not in data:
+        return []
+    ties = []
+    for node in ast.walk(ast.parse(data, filename)):
+        if isinstance(node, ast.FunctionDef) and node.name.startswith(TEST_PREFIX):
+            ties += [tie(node.name, call) for call in checks(node)]
+    return sorted(ties, key=lambda tie: tie.line)
+
+
+def checks(test: ast.FunctionDef) -> list[ast.Call]:
+    return [
+        node
+        for node in ast.walk(test)
+        if isinstance(node, ast.Call)
+        and (
+            (isinstance(node.func, ast.Attribute) and node.func.attr == CHECK)
+            or (isinstance(node.func, ast.Name) and node.func.id == CHECK)
+        )
+    ]
+
+
+def tie(test: str, call: ast.Call) -> Tie:
+    """The tie a check call makes: the alert its name argument gives."""
+    argument = next((k.value for k in call.keywords if k.arg == CHECK_NAME_KEYWORD), None)
+    if argument is None and len(call.args) > CHECK_NAME_POSITION:
+        argument = call.args[CHECK_NAME_POSITION]
+    if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
+        return Tie(test, call.lineno, argument.value)
+    if isinstance(argument, ast.JoinedStr):
+        parts = [part.value if isinstance(part, ast.Constant) else "*" for part in argument.values]
+        return Tie(test, call.lineno, "".join(map(str, parts)), pattern="*" in parts)
+    return Tie(test, call.lineno, None)

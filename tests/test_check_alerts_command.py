@@ -1,0 +1,386 @@
+"""``python -m reprodocs check-alerts``: each verdict, each output format,
+the ignore rules and each exit status, on a tree written in the shapes of
+torch's sources (ATen's kernels, torch/_decomp, test/test_torch.py). The
+alert names are torch's; the code around them is the test's."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from reprodocs.__main__ import main
+from reprodocs.check_alerts import command
+from reprodocs.check_alerts.compare import (
+    STALE,
+    STILL_RAISED,
+    UNDOCUMENTED,
+    UNREADABLE,
+    WITHOUT_ALERT,
+)
+
+SOURCES = {
+    "aten/src/ATen/native/cuda/ScatterGatherKernel.cu": """\
+Tensor scatter_add_cuda(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+    globalContext().alertNotDeterministic("scatter_add_cuda");
+    return scatter_base_cuda<true>(self, dim, index, src);
+}
+""",
+    "aten/src/ATen/native/cuda/Sorting.cpp": """\
+std::tuple<Tensor&, Tensor&> median_with_indices_impl(Tensor& values, Tensor& indices) {
+  // If there are duplicate elements of a median value, the procedure for choosing
+  // which of the duplicates to use for the indices output is nondeterministic.
+  at::globalContext().alertNotDeterministic("median CUDA with indices output");
+  return {values, indices};
+}
+""",
+    "aten/src/ATen/native/TensorAdvancedIndexing.cpp": """\
+Tensor& put_(Tensor& self, const Tensor& index, const Tensor& source, const bool accumulate) {
+  if (self.device().type() == DeviceType::CUDA) {
+    at::globalContext().alertNotDeterministic("put_");
+  }
+  return self;
+}
+""",
+    "aten/src/ATen/native/cuda/Unreadable.cu": """\
+void alert_for(const char* name) {
+  at::globalContext().alertNotDeterministic(name);
+}
+""",
+    "torch/_decomp/decompositions.py": """\
+def _max_unpoolnd(self, indices, output_size, dim):
+    utils.alert_not_deterministic(f"max_unpooling{dim}d_forward_out")
+    return self
+""",
+    "test/test_torch.py": """\
+class TestTorchDeviceType(TestCase):
+    def test_nondeterministic_alert_AvgPool3d(self, device):
+        self.check_nondeterministic_alert(
+            lambda: res.backward(grad, retain_graph=True),
+            'avg_pool3d_backward_cuda',
+            torch.device(device).type == 'cuda')
+
+    def test_nondeterministic_alert_cumsum(self, device, dtype):
+        self.check_nondeterministic_alert(lambda: op_call(input, 0), 'cumsum_cuda_kernel')
+""",
+    "README.md": 'alertNotDeterministic("not_a_source")\n',
+}
+
+
+def operation(name, mode, alerts, uri):
+    return {
+        "name": name,
+        "directive": "nondeterministic",
+        "backend": "CUDA",
+        "pass": "both",
+        "docname": uri.partition(".")[0],
+        "uri": uri,
+        "deterministic_algorithms": mode,
+        "when": None,
+        "alerts": alerts,
+    }
+
+
+#: The registry: scatter_add_ and MaxUnpool2d agree with the code; cumsum
+#: says it raises, which no source does (stale); median says it acts
+#: deterministically, yet it raises; AvgPool3d names no alert.
+OPERATIONS = [
+    operation("torch.Tensor.scatter_add_", "raises", ["scatter_add_cuda"], "tensors.html#s"),
+    operation("torch.nn.MaxUnpool2d", "raises", ["max_unpooling2d_forward_out"], "nn.html#m"),
+    operation("torch.cumsum", "raises", ["cumsum_cuda_kernel"], "torch.html#cumsum"),
+    operation(
+        "torch.median", "deterministic", ["median CUDA with indices output"], "torch.html#median"
+    ),
+    operation("torch.nn.AvgPool3d", "raises", [], "nn.html#avg"),
+]
+
+
+@pytest.fixture
+def tree(tmp_path, monkeypatch):
+    """The sources and the registry in tmp_path, which is the working directory."""
+    for name, text in SOURCES.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    registry = {"version": 3, "project": "torch", "operations": OPERATIONS}
+    (tmp_path / "nondeterministic.json").write_text(json.dumps(registry), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def check(capsys, *arguments: str) -> tuple[int, str, str]:
+    status = main(["check-alerts", *arguments])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def findings(out: str) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for line in out.splitlines()[:-1]:
+        where, kind, message = line.split(": ", 2)
+        found.setdefault(kind, []).append(f"{where}: {message}")
+    return found
+
+
+def test_each_verdict_with_its_location(tree, capsys):
+    status, out, err = check(capsys, "aten", "torch", "test", "--registry", "nondeterministic.json")
+    assert (status, err) == (1, "")
+    assert findings(out) == {
+        UNREADABLE: [
+            "aten/src/ATen/native/cuda/Unreadable.cu:2: an alert whose name cannot be read: name"
+        ],
+        UNDOCUMENTED: [
+            (
+                "aten/src/ATen/native/TensorAdvancedIndexing.cpp:3: raises the alert 'put_', "
+                "which no entry names"
+            ),
+            (
+                "test/test_torch.py:3: test_nondeterministic_alert_AvgPool3d expects the alert "
+                "'avg_pool3d_backward_cuda', which no entry names"
+            ),
+        ],
+        STALE: [
+            (
+                "torch.html#cumsum: torch.cumsum is documented to throw a RuntimeError, yet no "
+                "source raises its alert 'cumsum_cuda_kernel'"
+            )
+        ],
+        STILL_RAISED: [
+            (
+                "aten/src/ATen/native/cuda/Sorting.cpp:4: raises 'median CUDA with indices "
+                "output', yet torch.median is documented to act deterministically"
+            )
+        ],
+        WITHOUT_ALERT: [
+            (
+                "nn.html#avg: torch.nn.AvgPool3d names no alert (:alert:); its tests expect "
+                "'avg_pool3d_backward_cuda'"
+            )
+        ],
+    }
+    assert out.splitlines()[-1] == (
+        "check-alerts: 6 findings, 0 ignored; 5 alerts raised in 6 files, 2 tied by tests, "
+        "5 entries"
+    )
+
+
+def test_agreement_exits_0(tree, capsys):
+    registry = {"version": 3, "project": "torch", "operations": OPERATIONS[:2]}
+    (tree / "agreeing.json").write_text(json.dumps(registry), encoding="utf-8")
+    sources = ["aten/src/ATen/native/cuda/ScatterGatherKernel.cu", "torch"]
+    status, out, _ = check(capsys, *sources, "--registry", "agreeing.json")
+    assert status == 0
+    assert out.startswith("check-alerts: 0 findings")
+
+
+def test_the_registry_in_an_html_output_directory(tree, capsys):
+    (tree / "html").mkdir()
+    (tree / "nondeterministic.json").rename(tree / "html" / "nondeterministic.json")
+    assert check(capsys, "aten", "--registry", "html")[0] == 1
+
+
+def test_a_version_2_registry_names_no_alerts(tree, capsys):
+    """Version 2 has no alerts: each entry is one without."""
+    operations = [{k: v for k, v in op.items() if k != "alerts"} for op in OPERATIONS[:1]]
+    registry = {"version": 2, "project": "torch", "operations": operations}
+    (tree / "v2.json").write_text(json.dumps(registry), encoding="utf-8")
+    status, out, _ = check(capsys, "torch", "--registry", "v2.json")
+    assert status == 1
+    assert list(findings(out)) == [UNDOCUMENTED, WITHOUT_ALERT]
+
+
+def test_json_format(tree, capsys):
+    status, out, _ = check(capsys, "aten", "test", "--registry", ".", "--format", "json")
+    report = json.loads(out)
+    assert status == 1
+    assert report["version"] == 1
+    assert report["counts"] == {"files": 5, "calls": 4, "ties": 2, "entries": 5}
+    kinds = [finding["kind"] for finding in report["findings"]]
+    assert kinds == [UNREADABLE, UNDOCUMENTED, UNDOCUMENTED, STALE, STALE, STILL_RAISED,
+                     WITHOUT_ALERT]  # fmt: skip
+    stale = [finding for finding in report["findings"] if finding["kind"] == STALE]
+    assert [(f["operation"], f["alert"], f["line"]) for f in stale] == [
+        ("torch.nn.MaxUnpool2d", "max_unpooling2d_forward_out", None),
+        ("torch.cumsum", "cumsum_cuda_kernel", None),
+    ]
+
+
+def test_github_format_annotates_lines(tree, capsys):
+    status, out, _ = check(capsys, "aten", "--registry", ".", "--format", "github")
+    lines = out.splitlines()
+    assert status == 1
+    assert lines[0] == (
+        "::error file=aten/src/ATen/native/cuda/Unreadable.cu,line=2,"
+        "title=check-alerts unreadable-call::an alert whose name cannot be read: name"
+    )
+    # An entry has no source line: its docs lead the message; ":" and ","
+    # in properties, "%" and line ends in messages are escaped.
+    assert "::error title=check-alerts stale-entry::torch.html#cumsum: torch.cumsum is" in out
+    assert lines[-1].startswith("check-alerts: ")
+
+
+def test_github_escapes():
+    from reprodocs.check_alerts.report import escaped
+
+    assert escaped("a%b\nc\rd:e,f") == "a%25b%0Ac%0Dd:e,f"
+    assert escaped("a:b,c", property_value=True) == "a%3Ab%2Cc"
+
+
+PYPROJECT_RULES = """\
+[project]
+name = "torch"
+
+[tool.reprodocs.check-alerts]
+ignore = [
+  {alert = "put_", reason = "documented with index_put_ (issue 123)"},
+  {path = "aten/src/ATen/native/cuda/Unreadable.cu", reason = "a helper: its callers name the alert"},
+  {operation = "torch.nn.*", reason = "nn's alerts come in the next release"},
+  {alert = "never_raised", reason = "kept for old branches"},
+]
+"""
+
+
+def test_ignore_rules_in_pyproject_toml(tree, capsys):
+    (tree / "pyproject.toml").write_text(PYPROJECT_RULES, encoding="utf-8")
+    status, out, _ = check(capsys, "aten", "--registry", ".", "--format", "json")
+    report = json.loads(out)
+    assert status == 1
+    assert {f["kind"] for f in report["findings"]} == {STALE, STILL_RAISED}
+    # MaxUnpool2d's alert is raised in torch/, not scanned here: stale, but nn's.
+    assert {(f["kind"], f["reason"]) for f in report["ignored"]} == {
+        (STALE, "nn's alerts come in the next release"),
+        (UNDOCUMENTED, "documented with index_put_ (issue 123)"),
+        (UNREADABLE, "a helper: its callers name the alert"),
+        (WITHOUT_ALERT, "nn's alerts come in the next release"),
+    }
+    assert [rule["alert"] for rule in report["unused_ignores"]] == ["never_raised"]
+
+
+def test_the_nearest_pyproject_toml_with_the_table_is_read(tree, capsys, monkeypatch):
+    (tree / "pyproject.toml").write_text(PYPROJECT_RULES, encoding="utf-8")
+    (tree / "aten" / "pyproject.toml").write_text("[project]\nname = 'aten'\n", encoding="utf-8")
+    monkeypatch.chdir(tree / "aten")
+    _, out, _ = check(capsys, ".", "--registry", "../nondeterministic.json")
+    # Paths are as the sources were given: from aten/, the path rule misses.
+    assert "3 ignored" in out.splitlines()[-1]
+    unused = [line for line in out.splitlines() if "matched nothing" in line]
+    assert [line.split(": ", 1)[1] for line in unused] == [
+        (
+            "path = 'aten/src/ATen/native/cuda/Unreadable.cu' (a helper: its callers name the "
+            "alert): this ignore rule matched nothing"
+        ),
+        "alert = 'never_raised' (kept for old branches): this ignore rule matched nothing",
+    ]
+
+
+def test_ignore_rules_in_conf_py(tree, capsys):
+    conf = tree / "conf.py"
+    conf.write_text(
+        'project = "torch"\n'
+        'reprodocs_check_alerts_ignore = [{"alert": "put_", "reason": "internal"}]\n',
+        encoding="utf-8",
+    )
+    _, out, _ = check(capsys, "aten", "--registry", ".", "--config", str(conf))
+    assert "put_" not in "".join(out.splitlines()[:-1])
+    assert "1 ignored" in out.splitlines()[-1]
+
+
+@pytest.mark.parametrize(
+    ("rules", "error"),
+    [
+        ("ignore = 3", "must be a list of rules (tables)"),
+        ("ignore = [3]", "[0]: must be a table"),
+        ('ignore = [{alert = "x"}]', "[0]: needs a reason (a string)"),
+        ('ignore = [{alert = "x", reason = " "}]', "[0]: needs a reason (a string)"),
+        ('ignore = [{reason = "r"}]', "[0]: needs one of alert, path, operation, as a string"),
+        ('ignore = [{alert = 1, reason = "r"}]', "needs one of alert, path, operation"),
+        ('ignore = [{alerts = "x", reason = "r"}]', "[0]: unknown keys: alerts"),
+        ("ignore = [", "not TOML"),
+    ],
+)
+def test_a_wrong_rule_is_named_and_exits_2(tree, capsys, rules, error):
+    (tree / "pyproject.toml").write_text(f"[tool.reprodocs.check-alerts]\n{rules}\n")
+    status, out, err = check(capsys, "aten", "--registry", ".")
+    assert (status, out) == (2, "")
+    assert err.startswith(f"{tree / 'pyproject.toml'}")
+    assert error in err
+
+
+def test_a_conf_py_that_fails_exits_2(tree, capsys):
+    (tree / "conf.py").write_text("import not_installed_anywhere\n", encoding="utf-8")
+    status, _, err = check(capsys, "aten", "--registry", ".", "--config", "conf.py")
+    assert status == 2
+    assert err.startswith("conf.py: ")
+
+
+@pytest.mark.parametrize(
+    ("registry", "error"),
+    [
+        ("missing.json", "cannot read it"),
+        ("README.md", "not JSON"),
+        ('{"version": 9, "operations": []}', "not a nondeterministic.json of version 2 or 3"),
+        ('{"version": 3, "operations": {}}', "its operations are not a list"),
+        ('{"version": 3, "operations": [3]}', "operations[0]: not an operation"),
+        ('{"version": 3, "operations": [{"name": "x", "alerts": [1]}]}', "must be strings"),
+    ],
+)
+def test_a_registry_that_cannot_be_read_exits_2(tree, capsys, registry, error):
+    if registry.startswith("{"):
+        (tree / "bad.json").write_text(registry, encoding="utf-8")
+        registry = "bad.json"
+    status, out, err = check(capsys, "aten", "--registry", registry)
+    assert (status, out) == (2, "")
+    assert err.startswith(registry) and error in err
+
+
+def test_an_unreadable_source_is_named_and_exits_2(tree, capsys):
+    (tree / "aten" / "gone.cpp").symlink_to(tree / "nowhere.cpp")
+    status, out, err = check(capsys, "aten", "missing-dir", "--registry", ".")
+    assert status == 2
+    assert err.splitlines() == [
+        "aten/gone.cpp: cannot read it: No such file or directory",
+        "missing-dir: no such file or directory",
+    ]
+    assert "findings" in out.splitlines()[-1]  # the rest is still compared
+
+
+def test_a_test_file_that_is_not_python_is_named(tree, capsys):
+    (tree / "test" / "test_broken.py").write_text("def test_nondeterministic_alert_x(:\n")
+    status, _, err = check(capsys, "test", "--registry", ".")
+    assert status == 2
+    assert err.startswith("test/test_broken.py: cannot read its tests: ")
+
+
+def test_command_line_misuse_exits_2(tree, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["check-alerts", "aten"])
+    assert exit_.value.code == 2
+    assert "--registry" in capsys.readouterr().err
+
+
+def test_a_progress_line_on_a_terminal_only(tree, monkeypatch):
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(command, "PROGRESS_EVERY", 0)
+    terminal, pipe = Terminal(), io.StringIO()
+    scanned = command.scan_sources(["aten"], terminal)
+    assert command.scan_sources(["aten"], pipe) == scanned
+    assert pipe.getvalue() == ""
+    assert "\rcheck-alerts: 1 files scanned" in terminal.getvalue()
+    assert terminal.getvalue().endswith("\r\033[K")
+
+
+def test_directories_skip_hidden_folders_and_other_files(tree):
+    (tree / "aten" / ".git").mkdir()
+    (tree / "aten" / ".git" / "hook.py").write_text('alert_not_deterministic("hidden")\n')
+    (tree / "aten" / "notes.txt").write_text('alertNotDeterministic("text")\n')
+    files = list(command.source_files(["aten"], []))
+    assert {path.name for path in files} == {
+        "ScatterGatherKernel.cu", "Sorting.cpp", "TensorAdvancedIndexing.cpp", "Unreadable.cu"
+    }  # fmt: skip
+    assert os.sep.join(files[0].parts[:1]) == "aten"
+    assert Path(files[0]).is_file()

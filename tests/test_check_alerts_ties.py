@@ -1,0 +1,64 @@
+"""check-alerts' ties: the alert each ``test_nondeterministic_alert_*``
+test expects. The alert names are torch's (test/test_torch.py); the tests
+around them are written in its shape."""
+
+from __future__ import annotations
+
+import pytest
+
+from reprodocs.check_alerts.ties import Tie, file_ties
+
+TESTS = """\
+class TestTorchDeviceType(TestCase):
+    @skipIfMps
+    def test_nondeterministic_alert_AvgPool3d(self, device):
+        module = torch.nn.AvgPool3d(3)
+        res = module(torch.randn(2, 3, 3, 3, requires_grad=True, device=device))
+        grad = torch.ones_like(res)
+
+        self.check_nondeterministic_alert(
+            lambda: res.backward(grad, retain_graph=True),
+            'avg_pool3d_backward_cuda',
+            torch.device(device).type == 'cuda')
+
+    def test_nondeterministic_alert_EmbeddingBag_max(self, device):
+        self.check_nondeterministic_alert(
+            lambda: res.backward(grad, retain_graph=True),
+            caller_name="embedding_bag_backward_cuda_max")
+
+    def test_nondeterministic_alert_cumsum(self, device, dtype):
+        for op_call in [torch.Tensor.cumsum, torch.cumsum]:
+            self.check_nondeterministic_alert(lambda: op_call(input, 0), 'cumsum_cuda_kernel')
+
+    def test_nondeterministic_alert_MaxUnpool3d(self, device, dtype):
+        for dim in (1, 2, 3):
+            self.check_nondeterministic_alert(lambda: module(input), f"max_unpooling{dim}d_forward_out")
+
+    def test_nondeterministic_alert_put(self, device):
+        name = "put_"
+        self.check_nondeterministic_alert(lambda: a.put_(indices, values), name)
+
+    def test_deterministic_interpolate_bilinear(self, device):
+        self.check_nondeterministic_alert(lambda: res.backward(grad), 'not_a_tie')
+"""
+
+
+def test_each_check_of_an_alert_test_is_a_tie():
+    ties = file_ties(TESTS.encode(), "test_torch.py")
+    assert ties == [
+        Tie("test_nondeterministic_alert_AvgPool3d", 8, "avg_pool3d_backward_cuda"),
+        Tie("test_nondeterministic_alert_EmbeddingBag_max", 14, "embedding_bag_backward_cuda_max"),
+        Tie("test_nondeterministic_alert_cumsum", 20, "cumsum_cuda_kernel"),
+        Tie("test_nondeterministic_alert_MaxUnpool3d", 24, "max_unpooling*d_forward_out", True),
+        Tie("test_nondeterministic_alert_put", 28, None),
+    ]
+    assert [tie.operation for tie in ties[:2]] == ["AvgPool3d", "EmbeddingBag_max"]
+
+
+def test_a_file_without_alert_tests_is_not_parsed():
+    assert file_ties(b"def test_other(): (((\n", "test_nn.py") == []
+
+
+def test_a_file_that_is_not_python_raises_syntax_error():
+    with pytest.raises(SyntaxError):
+        file_ties(b"def test_nondeterministic_alert_x(:\n", "test_broken.py")
