@@ -34,6 +34,13 @@ class TestTorchDeviceType(TestCase):
         for dim in (1, 2, 3):
             self.check_nondeterministic_alert(lambda: module(input), f"max_unpooling{dim}d_forward_out")
 
+    def test_nondeterministic_alert_AdaptiveAvgPool2d(self, device):
+        self.check_nondeterministic_alert(
+            lambda: res.backward(grad, retain_graph=True),
+            "adaptive_avg_pool2d_backward_" + torch.device(device).type,
+            torch.device(device).type == "cuda" or torch.device(device).type == "xpu",
+        )
+
     def test_nondeterministic_alert_put(self, device):
         name = "put_"
         self.check_nondeterministic_alert(lambda: a.put_(indices, values), name)
@@ -50,9 +57,35 @@ def test_each_check_of_an_alert_test_is_a_tie():
         Tie("test_nondeterministic_alert_EmbeddingBag_max", 14, "embedding_bag_backward_cuda_max"),
         Tie("test_nondeterministic_alert_cumsum", 20, "cumsum_cuda_kernel"),
         Tie("test_nondeterministic_alert_MaxUnpool3d", 24, "max_unpooling*d_forward_out", True),
-        Tie("test_nondeterministic_alert_put", 28, None),
+        Tie(
+            "test_nondeterministic_alert_AdaptiveAvgPool2d",
+            27,
+            "adaptive_avg_pool2d_backward_*",
+            True,
+        ),
+        Tie("test_nondeterministic_alert_put", 35, None, text="name"),
     ]
     assert [tie.operation for tie in ties[:2]] == ["AvgPool3d", "EmbeddingBag_max"]
+
+
+@pytest.mark.parametrize(
+    ("argument", "alert", "pattern"),
+    [
+        ("'cumsum_cuda_kernel'", "cumsum_cuda_kernel", False),
+        ('f"median {torch.device(device).type.upper()} with indices output"',
+         "median * with indices output", True),
+        ('"upsample_" + mode + "_backward"', "upsample_*_backward", True),
+        ('prefix + "_backward"', "*_backward", True),
+        ("name", None, False),
+        ("a + b", None, False),
+        ("3", None, False),
+    ],
+)  # fmt: skip
+def test_names_built_of_literals_are_read_as_patterns(argument, alert, pattern):
+    source = f"def test_nondeterministic_alert_x(self):\n    self.check_nondeterministic_alert(f, {argument})\n"
+    (tie,) = file_ties(source.encode(), "test.py")
+    assert (tie.alert, tie.pattern) == (alert, pattern)
+    assert tie.text == ("" if alert else argument)
 
 
 def test_a_file_without_alert_tests_is_not_parsed():

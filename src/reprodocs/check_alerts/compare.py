@@ -91,7 +91,7 @@ def compare(
     *rules* cover (kept apart, with the rule), and the rules that covered none."""
     calls, ties, rules = list(calls), list(ties), list(rules)
     found = [
-        *unreadable(calls),
+        *unreadable(calls, ties),
         *undocumented(calls, ties, entries),
         *stale(calls, entries),
         *still_raised(calls, entries),
@@ -108,11 +108,17 @@ def compare(
     return Comparison(findings, ignored, [rule for rule in rules if id(rule) not in used])
 
 
-def unreadable(calls: list[Located[AlertCall]]) -> Iterable[Finding]:
+def unreadable(calls: list[Located[AlertCall]], ties: list[Located[Tie]]) -> Iterable[Finding]:
     for call in calls:
         if call.item.alert is None:
             message = __("an alert whose name cannot be read: %s") % call.item.text
             yield Finding(UNREADABLE, call.path, call.item.line, message)
+    for tie in ties:
+        if tie.item.alert is None:
+            message = __("%s expects an alert whose name cannot be read: %s")
+            yield Finding(
+                UNREADABLE, tie.path, tie.item.line, message % (tie.item.test, tie.item.text)
+            )
 
 
 def undocumented(

@@ -28,6 +28,7 @@ class Tie:
     line: int
     alert: str | None
     pattern: bool = False
+    text: str = ""  #: the argument as written, where the name cannot be read
 
     @property
     def operation(self) -> str:
@@ -63,9 +64,26 @@ def tie(test: str, call: ast.Call) -> Tie:
     argument = next((k.value for k in call.keywords if k.arg == CHECK_NAME_KEYWORD), None)
     if argument is None and len(call.args) > CHECK_NAME_POSITION:
         argument = call.args[CHECK_NAME_POSITION]
-    if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
-        return Tie(test, call.lineno, argument.value)
-    if isinstance(argument, ast.JoinedStr):
-        parts = [part.value if isinstance(part, ast.Constant) else "*" for part in argument.values]
-        return Tie(test, call.lineno, "".join(map(str, parts)), pattern="*" in parts)
-    return Tie(test, call.lineno, None)
+    parts = name_parts(argument) if argument is not None else None
+    if not parts or all(part is None for part in parts):
+        text = ast.unparse(argument) if argument is not None else ""
+        return Tie(test, call.lineno, None, text=text)
+    name = "".join("*" if part is None else part for part in parts)
+    return Tie(test, call.lineno, name, pattern=None in parts)
+
+
+def name_parts(node: ast.expr) -> list[str | None] | None:
+    """The parts of a name built of literals: each literal's text, None for
+    each expression among them (an f-string's placeholder, a ``+``'s operand:
+    ``"avg_pool3d_backward_" + torch.device(device).type``); None if it is
+    built otherwise."""
+    if isinstance(node, ast.Constant):
+        return [node.value] if isinstance(node.value, str) else None
+    if isinstance(node, ast.JoinedStr):
+        return [str(part.value) if isinstance(part, ast.Constant) else None for part in node.values]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = name_parts(node.left), name_parts(node.right)
+        if left is None and right is None:
+            return None
+        return [*(left or [None]), *(right or [None])]
+    return None
