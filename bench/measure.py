@@ -23,9 +23,11 @@ class Build(NamedTuple):
     warnings: str  #: what it wrote to stderr
 
 
-def timed_build(command: list[str], env: dict[str, str] | None = None) -> Build:
-    """Run *command* (a Sphinx build) and measure it. A failed build ends the
-    benchmark: its figures would mean nothing."""
+def timed_build(
+    command: list[str], env: dict[str, str] | None = None, accepted: tuple[int, ...] = (0,)
+) -> Build:
+    """Run *command* (a Sphinx build) and measure it. A failed build (an exit
+    status not *accepted*) ends the benchmark: its figures would mean nothing."""
     # stderr goes to a file: a pipe left unread while waiting could fill up
     # and stop the build.
     with tempfile.TemporaryFile() as stderr:
@@ -35,7 +37,7 @@ def timed_build(command: list[str], env: dict[str, str] | None = None) -> Build:
         wall = time.perf_counter() - start
         stderr.seek(0)
         warnings = stderr.read().decode(errors="replace")
-    if code := os.waitstatus_to_exitcode(status):
+    if (code := os.waitstatus_to_exitcode(status)) not in accepted:
         sys.exit(f"build failed (exit {code}): {' '.join(command)}\n{warnings}")
     return Build(
         wall=wall,
