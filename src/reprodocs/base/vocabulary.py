@@ -30,7 +30,11 @@ NOTE_DIRECTIVES = {
     CUDNN_DETERMINISTIC: Preset("cuDNN", "both"),
 }
 
-#: The directive generating the table and the lists from the notes.
+#: The directive recording a registry entry that renders nothing where it
+#: stands: listed, tabled, exported and checked like a note.
+ENTRY_DIRECTIVE = "nondeterministic-entry"
+
+#: The directive generating the table and the lists from the registry.
 LIST_DIRECTIVE = "nondeterministic-ops"
 
 #: The values of ``:pass:``.
@@ -52,11 +56,27 @@ BACKEND_SPELLINGS = {
     for name in ("CUDA", "cuDNN", "ROCm", "MIOpen", "MPS", "XPU", "XLA", "CPU", "HIP")
 }
 
+#: The ``:backend:`` of an operation nondeterministic on every backend.
+ANY_BACKEND = "any"
+
 #: The options only the general note directive takes (the presets fix them).
 NOTE_ONLY_OPTIONS = ("backend", "pass")
 
 #: The options every note directive takes, the presets included.
 COMMON_OPTIONS = ("op", "alternative", "deterministic-algorithms", "when", "wording")
+
+#: The registry's options, which every entry takes, a note or not: the
+#: names the operation also goes by, the one the lists show, the words of
+#: its item beyond ``:when:``, and the alerts it raises.
+REGISTRY_OPTIONS = ("aliases", "listed-as", "with", "cases", "alert")
+
+#: The options of an entry that renders nothing (``nondeterministic-entry``,
+#: and each entry of a registry file).
+ENTRY_OPTIONS = ("op", "backend", "pass", "deterministic-algorithms", "when", *REGISTRY_OPTIONS)
+
+#: The options taking several values, separated by commas.
+SEVERAL_VALUES = ("backend", "aliases", "cases", "alert")
+SEPARATOR = ","
 
 #: The options of the list directive: the notes it shows, and how.
 LIST_OPTIONS = ("backend", "pass", "deterministic-algorithms", "format")
@@ -64,4 +84,7 @@ LIST_OPTIONS = ("backend", "pass", "deterministic-algorithms", "format")
 
 def note_options(directive: str) -> tuple[str, ...]:
     """The options the note directive *directive* takes, in the docs' order."""
-    return (*NOTE_ONLY_OPTIONS, *COMMON_OPTIONS) if directive == NOTE_DIRECTIVE else COMMON_OPTIONS
+    if directive == ENTRY_DIRECTIVE:
+        return ENTRY_OPTIONS
+    own = NOTE_ONLY_OPTIONS if directive == NOTE_DIRECTIVE else ()
+    return (*own, *COMMON_OPTIONS, *REGISTRY_OPTIONS)

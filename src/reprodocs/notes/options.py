@@ -8,12 +8,15 @@ from typing import TYPE_CHECKING
 
 from docutils.parsers.rst import directives
 
+from reprodocs.base.i18n import __
 from reprodocs.base.vocabulary import (
+    ANY_BACKEND,
     BACKEND_SPELLINGS,
     DETERMINISTIC_ALGORITHMS,
     FORMATS,
     LIST_OPTIONS,
     PASSES,
+    SEPARATOR,
     note_options,
 )
 
@@ -30,9 +33,20 @@ def single_line(argument: str | None) -> str:
     return " ".join(directives.unchanged_required(argument).split())  # type: ignore[arg-type]
 
 
+def values(argument: str | None) -> tuple[str, ...]:
+    """Several values, separated by commas, each one line; none empty."""
+    found = tuple(" ".join(value.split()) for value in single_line(argument).split(SEPARATOR))
+    if not all(found):
+        raise ValueError(__("a value is empty (two commas, or one at an end)"))
+    return found
+
+
 def backend(argument: str | None) -> str:
-    name = single_line(argument)
-    return BACKEND_SPELLINGS.get(name.lower(), name)
+    """One backend or several, each in its usual spelling (``any``: all)."""
+    names = (BACKEND_SPELLINGS.get(name.lower(), name) for name in values(argument))
+    return f"{SEPARATOR} ".join(
+        ANY_BACKEND if name.lower() == ANY_BACKEND else name for name in names
+    )
 
 
 def one_of(values: tuple[str, ...]) -> Callable[[str | None], str]:
@@ -45,8 +59,11 @@ def one_of(values: tuple[str, ...]) -> Callable[[str | None], str]:
 
 
 #: Each option's converter; an option not named here is inline text.
-CONVERTERS: dict[str, Callable[[str | None], str]] = {
+CONVERTERS: dict[str, Callable[[str | None], object]] = {
     "backend": backend,
+    "aliases": values,
+    "alert": values,
+    "cases": values,
     "pass": one_of(PASSES),
     "deterministic-algorithms": one_of(DETERMINISTIC_ALGORITHMS),
     "format": one_of(FORMATS),

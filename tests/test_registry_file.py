@@ -1,0 +1,98 @@
+"""A registry file (``reprodocs_registry_file``): entries read from TOML with
+the directive's own converters, each wrong key or value a problem at its
+entry's line. The entries are items of torch 2.13.0's lists."""
+
+from __future__ import annotations
+
+import pytest
+
+from reprodocs.notes.registry_file import read_registry_file
+
+GOOD = """\
+# The items of torch.use_deterministic_algorithms' lists without a note.
+
+[[entry]]
+op = "torch.nn.MaxUnpool1d"
+deterministic-algorithms = "raises"
+alert = ["max_unpooling2d_forward_out"]
+
+[[entry]]
+op = "torch.Tensor.index_copy"
+deterministic-algorithms = "Deterministic"
+backend = ["cpu", "CUDA"]
+when = "called on a CPU or CUDA tensor"
+
+[[entry]]
+op = "torch.Tensor.index_put"
+deterministic-algorithms = "deterministic"
+backend = "any"
+with = "``accumulate=False``"
+"""
+
+
+def read(tmp_path, text: str | bytes):
+    path = tmp_path / "registry.toml"
+    if isinstance(text, str):
+        path.write_text(text, encoding="utf-8")
+    else:
+        path.write_bytes(text)
+    return read_registry_file(path)
+
+
+def test_entries_with_the_directive_s_values(tmp_path):
+    found = read(tmp_path, GOOD)
+    assert found.problems == []
+    assert [(entry.line, entry.options) for entry in found.entries] == [
+        (3, {"op": "torch.nn.MaxUnpool1d", "deterministic-algorithms": "raises",
+             "alert": ("max_unpooling2d_forward_out",)}),
+        (8, {"op": "torch.Tensor.index_copy", "deterministic-algorithms": "deterministic",
+             "backend": "CPU, CUDA", "when": "called on a CPU or CUDA tensor"}),
+        (14, {"op": "torch.Tensor.index_put", "deterministic-algorithms": "deterministic",
+              "backend": "any", "with": "``accumulate=False``"}),
+    ]  # fmt: skip
+
+
+def test_a_bom_is_read(tmp_path):
+    assert read(tmp_path, "\ufeff" + GOOD).problems == []
+
+
+@pytest.mark.parametrize(
+    ("entry", "problem"),
+    [
+        ('deterministic-algorithms = "raises"', "an entry must name its operation (op)"),
+        ('op = ""', "an entry must name its operation (op)"),
+        ('op = "x"\nmode = "raises"', "unknown option 'mode' (known: op, backend, pass"),
+        ('op = "x"\ndeterministic-algorithms = "sometimes"', 'deterministic-algorithms: "sometimes" unknown'),
+        ('op = "x"\npass = 2', "pass must be a string"),
+        ('op = "x"\nalert = [1]', "alert must be a string, or an array of strings"),
+        ('op = "x"\nalert = "a,,b"', "alert: a value is empty"),
+        ('op = "x"\nwhen = ["a"]', "when must be a string"),
+    ],
+)  # fmt: skip
+def test_a_wrong_entry_is_a_problem_at_its_line(tmp_path, entry, problem):
+    found = read(tmp_path, f'[[entry]]\nop = "first"\n\n[[entry]]\n{entry}\n')
+    [(line, message)] = found.problems
+    assert line == 4
+    assert message.startswith(problem), message
+    assert found.entries[0].options == {"op": "first"}
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        (b"\xff\xfe[[entry]]", "not UTF-8"),
+        ("[[entry]\nop = 'x'\n", "not TOML: "),
+        ("entry = 3\n", "'entry' must be an array of tables ([[entry]])"),
+        ("entry = [3]\n", "an entry must be a table"),
+        ('[[entries]]\nop = "x"\n', "unknown key 'entries' (the entries are [[entry]] tables)"),
+    ],
+)
+def test_a_wrong_file_is_a_problem(tmp_path, text, problem):
+    found = read(tmp_path, text)
+    assert found.entries == []
+    assert next(message for _, message in found.problems).startswith(problem)
+
+
+def test_a_missing_file_is_a_problem(tmp_path):
+    found = read_registry_file(tmp_path / "missing.toml")
+    assert found.problems == [(0, "cannot read it: No such file or directory")]
