@@ -19,12 +19,13 @@ from reprodocs.notes.domain import ReproducibilityDomain, check_notes_agree
 from reprodocs.notes.drift import check_known_ops, read_known_ops
 from reprodocs.notes.nondeterministic_ops import (
     NondeterministicOpsDirective,
-    RenderIndex,
     export_json,
     nondeterministic_ops,
     publish,
-    reported_with_the_note,
 )
+from reprodocs.notes.nondeterministic_ops_render import RenderIndex, reported_with_the_note
+from reprodocs.notes.registry_file import SETTING as REGISTRY_FILE
+from reprodocs.notes.registry_file import load_registry_file
 from reprodocs.notes.rereading import reread_when_wording_changes
 from reprodocs.notes.wording import (
     DEFAULT_REPRODUCIBILITY_DOC,
@@ -74,6 +75,9 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_node(nondeterministic_ops)
     app.add_directive(LIST_DIRECTIVE, NondeterministicOpsDirective)
     app.add_config_value("reprodocs_export_json", True, "", types=Any)
+    # The registry file's entries, read on every build: editing it re-reads nothing.
+    app.add_config_value(REGISTRY_FILE, None, "", types=Any)
+    app.connect("builder-inited", load_registry_file)
     app.connect("env-updated", publish)
     app.add_post_transform(RenderIndex)
     app.connect("warn-missing-reference", reported_with_the_note)

@@ -56,6 +56,21 @@ class Note(NamedTuple):
     #: The wording set the note is worded with (``:wording:``); "" for the
     #: site's (``reprodocs_wording``, or the project's own ``reprodocs/note.rst``).
     wording: str = ""
+    #: The other names the operation goes by (``:aliases:``).
+    aliases: tuple[str, ...] = ()
+    #: The name the generated lists show (``:listed-as:``); "" for :attr:`operation`.
+    listed_as: str = ""
+    #: The condition's words after "with" (``:with:``): inline
+    #: reStructuredText; "" for none. A list item reads "op with … when …".
+    with_condition: str = ""
+    #: The cases the condition lists (``:cases:``), each inline
+    #: reStructuredText: a nested list under the item.
+    cases: tuple[str, ...] = ()
+    #: The names the operation passes to ATen's alert (``:alert:``).
+    alerts: tuple[str, ...] = ()
+    #: False for an entry that renders nothing where it stands
+    #: (``nondeterministic-entry``, or an entry of the registry file).
+    renders: bool = True
 
     @property
     def location(self) -> str | tuple[str, int | None]:
@@ -71,14 +86,29 @@ class Note(NamedTuple):
         return self.source or self.docname
 
     @property
-    def claim(self) -> tuple[str, str, str, str, str]:
+    def names(self) -> tuple[str, ...]:
+        """Every name of the operation: its own, then its aliases."""
+        return (self.operation, *self.aliases) if self.operation else self.aliases
+
+    @property
+    def listed_name(self) -> str:
+        """The name the generated lists show."""
+        return self.listed_as or self.operation
+
+    @property
+    def condition(self) -> tuple[str, str, tuple[str, ...]]:
+        """The condition the note holds under: its "with", "when" and cases."""
+        return (self.with_condition, self.when, self.cases)
+
+    @property
+    def claim(self) -> tuple[object, ...]:
         """What the note says: two notes with the same claim repeat each other.
         One operation may carry several notes with different conditions."""
         return (
             self.operation,
             self.backend,
             self.affected_pass,
-            self.when,
+            self.condition,
             self.deterministic_algorithms,
         )
 
@@ -90,12 +120,13 @@ class ReproducibilityDomain(Domain):
     name = "reprodocs"
     label = _("Reproducibility notes")
     #: The extension's ``env_version``: bumped whenever the shape of the domain's data changes.
-    data_version = 7
+    data_version = 8
     # Typed by Domain: a ClassVar on Sphinx 9, an instance variable before.
     initial_data = {  # noqa: RUF012
         "notes": {},  # docname -> [Note, ...] in document order
         "index_pages": {},  # docname -> number of nondeterministic-ops tables
         "wording": "",  # digest of the wording the notes were read with (reprodocs.notes.rereading)
+        "file_entries": [],  # the registry file's entries, read anew each build (main process)
     }
 
     @property
@@ -113,10 +144,18 @@ class ReproducibilityDomain(Domain):
     def note_index_page(self, docname: str) -> None:
         self.index_pages[docname] = self.index_pages.get(docname, 0) + 1
 
+    @property
+    def file_entries(self) -> list[Note]:
+        """The entries of the registry file (``reprodocs_registry_file``)."""
+        entries: list[Note] = self.data["file_entries"]
+        return entries
+
     def notes(self) -> Iterator[Note]:
-        """Every note of the project, by document name, then in document order."""
+        """Every entry of the registry: the documents' notes and entries, by
+        document name, then in document order; then the registry file's."""
         for docname in sorted(self.notes_by_doc):
             yield from self.notes_by_doc[docname]
+        yield from self.file_entries
 
     def add_note(self, note: Note) -> Note | None:
         """Record *note*; return the earlier identical note of its page, if any."""
@@ -133,7 +172,7 @@ class ReproducibilityDomain(Domain):
 
     def merge_domaindata(self, docnames: Iterable[str], otherdata: dict[str, Any]) -> None:
         # Iterable: a list on Sphinx 7.2, a set later.
-        # "wording" belongs to the main process, which alone writes it.
+        # "wording" and "file_entries" belong to the main process, which alone writes them.
         for docname in docnames:
             for key in ("notes", "index_pages"):
                 if docname in otherdata[key]:
@@ -146,9 +185,9 @@ class ReproducibilityDomain(Domain):
         What deterministic mode does under one condition is one fact whichever
         backend's note says it (a list shows a CUDA and a cuDNN note as one
         item), so there the backends are not told apart."""
-        first_by_claim: dict[tuple[str, str, str, str, str], Note] = {}
-        passes_by_backend: dict[tuple[str, str, str], Note] = {}
-        effects_by_condition: dict[tuple[str, str], Note] = {}
+        first_by_claim: dict[tuple[object, ...], Note] = {}
+        passes_by_backend: dict[tuple[object, ...], Note] = {}
+        effects_by_condition: dict[tuple[object, ...], Note] = {}
         for note in self.notes():
             if not note.operation:
                 continue
@@ -163,7 +202,7 @@ class ReproducibilityDomain(Domain):
                     earlier.line,
                     location=note.location,
                 )
-            backend_key = (note.operation, note.backend, note.when)
+            backend_key = (note.operation, note.backend, note.condition)
             other = passes_by_backend.setdefault(backend_key, note)
             if other.affected_pass != note.affected_pass:
                 warn(
@@ -179,7 +218,7 @@ class ReproducibilityDomain(Domain):
                 )
             if not note.deterministic_algorithms:
                 continue
-            said = effects_by_condition.setdefault((note.operation, note.when), note)
+            said = effects_by_condition.setdefault((note.operation, note.condition), note)
             if said.deterministic_algorithms != note.deterministic_algorithms:
                 warn(
                     "conflict",
@@ -195,6 +234,27 @@ class ReproducibilityDomain(Domain):
                     said.line,
                     location=note.location,
                 )
+
+    def warn_name_clashes(self) -> None:
+        """Warn about a name two operations claim: an alias that is another
+        entry's operation, or that another operation's entry claims too.
+        The entries of one operation may repeat its aliases."""
+        operations: dict[str, Note] = {}
+        for note in self.notes():
+            operations.setdefault(note.operation, note)
+        claimed: dict[str, Note] = {}
+        for note in self.notes():
+            for alias in note.aliases:
+                other = operations.get(alias) or claimed.setdefault(alias, note)
+                if other.operation == note.operation:
+                    continue
+                if alias == other.operation:
+                    message = __("%s: the alias %s is the operation of the entry in %s (line %d)")
+                    args: tuple[object, ...] = (alias, other.place, other.line)
+                else:
+                    message = __("%s: the alias %s is already claimed by %s in %s (line %d)")
+                    args = (alias, other.operation, other.place, other.line)
+                warn("alias", message, note.directive, *args, location=note.location)
 
     def resolve_xref(
         self,
@@ -222,7 +282,9 @@ def check_notes_agree(app: Sphinx, env: BuildEnvironment) -> None:
     when it read a page: a build that reads none (nothing edited, or only
     ``reprodocs_known_ops`` changed) would warn less than a fresh one, and
     ``-W`` would pass where a fresh build fails."""
-    notes_domain(env).warn_disagreements()
+    domain = notes_domain(env)
+    domain.warn_disagreements()
+    domain.warn_name_clashes()
 
 
 # ``env.get_domain`` is typed as returning any domain; these say which.

@@ -18,14 +18,27 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from reprodocs.base.i18n import __
-from reprodocs.base.vocabulary import ENTRY_OPTIONS, SEPARATOR, SEVERAL_VALUES
+from reprodocs.base.report import checked_setting, warn
+from reprodocs.base.vocabulary import (
+    ENTRY_DIRECTIVE,
+    ENTRY_OPTIONS,
+    NOTE_DIRECTIVE,
+    NOTE_DIRECTIVES,
+    SEPARATOR,
+    SEVERAL_VALUES,
+)
+from reprodocs.notes.domain import Note, notes_domain
 from reprodocs.notes.options import CONVERTERS, single_line
 
 if TYPE_CHECKING:
-    from pathlib import Path
+    from sphinx.application import Sphinx
+
+#: The setting naming the file, relative to the configuration directory.
+SETTING = "reprodocs_registry_file"
 
 #: The array of tables holding the entries.
 TABLE = "entry"
@@ -121,3 +134,43 @@ def option_text(key: str, value: object) -> str | None:
     ):
         return f"{SEPARATOR} ".join(value)  # a comma in one makes two, as in a directive
     return None
+
+
+def load_registry_file(app: Sphinx) -> None:
+    """``builder-inited``, so on every build: the registry file's entries, in
+    the environment (each build reads the file anew: an edit to it changes the
+    index, whose pages are then written again, and nothing is re-read). Each
+    problem is a warning at the file and its entry's line."""
+    name = checked_setting(
+        app, SETTING, lambda value: value is None or isinstance(value, str), __("a path"), None
+    )
+    entries = notes_domain(app.env).file_entries
+    entries.clear()
+    if not name:
+        return
+    path = Path(app.confdir, name)
+    found = read_registry_file(path)
+    for line, problem in found.problems:
+        warn("registry_file", "%s", problem, location=f"{path}:{line}" if line else str(path))
+    default = NOTE_DIRECTIVES[NOTE_DIRECTIVE]
+    for entry in found.entries:
+        options = entry.options
+        entries.append(
+            Note(
+                operation=options["op"],
+                directive=ENTRY_DIRECTIVE,
+                backend=options.get("backend", default.backend),
+                affected_pass=options.get("pass", default.affected_pass),
+                docname="",
+                line=entry.line,
+                source=str(path),
+                deterministic_algorithms=options.get("deterministic-algorithms", ""),
+                when=options.get("when", ""),
+                aliases=options.get("aliases", ()),
+                listed_as=options.get("listed-as", ""),
+                with_condition=options.get("with", ""),
+                cases=options.get("cases", ()),
+                alerts=options.get("alert", ()),
+                renders=False,
+            )
+        )

@@ -1,0 +1,334 @@
+"""The ``nondeterministic-ops`` tables and lists, made when a page is
+written, just before Sphinx resolves its references (a post-transform), from
+the index published for the build (:mod:`reprodocs.notes.nondeterministic_ops`).
+
+A list's items read as PyTorch's hand-written ones (``:func:`torch.histc`
+when called on a CUDA tensor``): the name the list uses, then "with …"
+and "when …", then the cases of its condition as a nested list. A table
+whose entries say what ``torch.use_deterministic_algorithms`` does gains a
+column saying it, under each entry's condition, and one of their alerts
+when some name them. The cross-references of an item and of its condition
+are Sphinx's own, resolved by Sphinx. Nothing reads another page's doctree:
+a condition is kept as its source text in the entry and parsed where it
+is shown.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from contextlib import contextmanager
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+from docutils.parsers.rst import languages as rst_languages
+from docutils.parsers.rst.states import Inliner
+from docutils.utils import Reporter
+from sphinx import addnodes
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util import rst
+from sphinx.util.docutils import sphinx_domains
+
+from reprodocs.base.i18n import _
+from reprodocs.base.state import build_state
+from reprodocs.base.vocabulary import DETERMINISTIC, RAISES
+from reprodocs.notes.domain import PAGE_XREF, ReproducibilityDomain, notes_domain
+from reprodocs.notes.nondeterministic_ops import (
+    Entry,
+    Published,
+    chosen_entries,
+    nondeterministic_ops,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+
+    from sphinx.application import Sphinx
+    from sphinx.domains import Domain
+    from sphinx.environment import BuildEnvironment
+
+    from reprodocs.notes.domain import Note
+
+
+#: The role a list names an operation with, by how the Python domain
+#: documents it; any other operation is a literal linked to its page.
+XREF_ROLES = {"class": "class", "function": "func", "method": "meth"}
+
+
+def replace_placeholder(placeholder: nondeterministic_ops, replacement: nodes.Element) -> None:
+    replacement.source, replacement.line = placeholder.source, placeholder.line
+    placeholder.replace_self(replacement)
+
+
+def nothing_noted() -> nodes.paragraph:
+    """What a table or list is replaced with when it shows nothing."""
+    return nodes.paragraph(
+        "", _("No operation in this documentation is noted as nondeterministic.")
+    )
+
+
+class RenderIndex(SphinxPostTransform):
+    """Each table and ``:format: list`` of the page, before Sphinx resolves
+    the page's references: the cross-references they hold are resolved as
+    the page's own."""
+
+    default_priority = 5  # before sphinx.transforms.post_transforms.ReferencesResolver (10)
+
+    def run(self, **kwargs: Any) -> None:
+        if not notes_domain(self.env).index_pages:
+            return  # no table or list anywhere
+        placeholders = list(self.document.findall(nondeterministic_ops))
+        if not placeholders:
+            return
+        published = build_state(self.env, Published)
+        render = {"table": self.table, "list": self.bullet_list}
+        with reading_context(self.env, self.env.docname):
+            for placeholder in placeholders:
+                chosen = chosen_entries(placeholder, published.entries)
+                replacement = (
+                    render[placeholder.get("format", "table")](chosen, published.notes)
+                    if chosen
+                    else nothing_noted()
+                )
+                replace_placeholder(placeholder, replacement)
+
+    def table(self, entries: list[Entry], notes: dict[Entry, Note]) -> nodes.table:
+        """One row per note: the operation linked to where it is documented,
+        its backend, pass and directive; and, if a note among them says what
+        ``torch.use_deterministic_algorithms(True)`` does, that and the
+        note's condition (two notes of one operation differ there)."""
+        headings = [_("Operation"), _("Backend"), _("Pass"), _("Note")]
+        with_mode = any(entry.deterministic_algorithms for entry in entries)
+        if with_mode:
+            headings.append(_("With deterministic algorithms"))
+        rows = []
+        for entry in entries:
+            cells = [
+                cell(self.page_link(entry)),
+                cell(nodes.Text(entry.backend)),
+                cell(nodes.Text(entry.affected_pass)),
+                cell(nodes.literal(entry.directive, entry.directive)),
+            ]
+            if with_mode:
+                cells.append(cell(*self.deterministic_mode(entry, notes)))
+            rows.append(cells)
+        return table(headings, rows)
+
+    def deterministic_mode(self, entry: Entry, notes: dict[Entry, Note]) -> list[nodes.Node]:
+        """What ``torch.use_deterministic_algorithms(True)`` does to the
+        operation, and when; nothing if the note does not say."""
+        behaviour = DETERMINISTIC_MODE.get(entry.deterministic_algorithms)
+        if behaviour is None:
+            return []
+        if not entry.when:
+            return [nodes.Text(behaviour())]
+        return fill_in(
+            _("%(behaviour)s when %(condition)s"),
+            behaviour=[nodes.Text(behaviour())],
+            condition=self.condition(entry, notes),
+        )
+
+    def bullet_list(self, entries: list[Entry], notes: dict[Entry, Note]) -> nodes.bullet_list:
+        """One item per operation and condition, in the table's order: the
+        operation, then "when" and the condition."""
+        items = nodes.bullet_list(bullet="*", classes=["nondeterministic-ops"])
+        seen = set()
+        for entry in entries:
+            item_key = (entry.label, entry.target_doc, entry.anchor, entry.objtype, entry.when)
+            if item_key in seen:  # the same words twice (say, a CUDA and a cuDNN note)
+                continue
+            seen.add(item_key)
+            operation = self.operation(entry)
+            paragraph = nodes.paragraph()
+            if entry.when:
+                paragraph += fill_in(
+                    _("%(operation)s when %(condition)s"),
+                    operation=operation,
+                    condition=self.condition(entry, notes),
+                )
+            else:
+                paragraph += operation
+            items += nodes.list_item("", paragraph)
+        return items
+
+    def operation(self, entry: Entry) -> list[nodes.Node]:
+        """The operation as a cross-reference of the kind the Python domain
+        documents it, or as a literal (its page's title for a page-level note)
+        linked to where it is documented."""
+        role = XREF_ROLES.get(entry.objtype)
+        if role and _PYTHON_NAME.match(entry.name):
+            return self.parse_inline(f":py:{role}:`{entry.name}`", *self.placeholder_at())
+        return [self.page_link(entry)]
+
+    def page_link(self, entry: Entry) -> addnodes.pending_xref:
+        """The operation as a literal (its page's title for a page-level
+        note), linked to where it is documented."""
+        label: nodes.Node
+        label = nodes.literal(entry.name, entry.name) if entry.name else nodes.Text(entry.title)
+        return addnodes.pending_xref(
+            "",
+            label,
+            refdomain=ReproducibilityDomain.name,
+            reftype=PAGE_XREF,
+            reftarget=entry.target_doc,
+            refanchor=entry.anchor,
+            refexplicit=True,
+            refdoc=self.env.docname,
+        )
+
+    def condition(self, entry: Entry, notes: dict[Entry, Note]) -> list[nodes.Node]:
+        """The note's ``:when:``, parsed as written where the note is."""
+        return self.parse_inline(entry.when, *self.written_at(notes[entry]))
+
+    def written_at(self, note: Note) -> tuple[str, int]:
+        """Where *note* is written, as a node's source and line."""
+        source = note.source or os.path.abspath(self.env.doc2path(note.docname))
+        return source, note.line
+
+    def placeholder_at(self) -> tuple[str, int]:
+        return self.document.get("source", ""), 0
+
+    def parse_inline(self, text: str, source: str, line: int) -> list[nodes.Node]:
+        """*text* parsed as inline reStructuredText in this page, every node
+        located at *source*, *line*. Problems are not reported: the note's
+        own wording, which holds the same text, reported them where it is
+        written."""
+        settings = self.document.settings
+        reporter = Reporter(source, Reporter.SEVERE_LEVEL + 1, Reporter.SEVERE_LEVEL + 1)
+
+        def source_and_line(lineno: int | None = None) -> tuple[str, int]:
+            return source, line
+
+        # Sphinx's roles ask the reporter where they are (a state machine tells it).
+        reporter.get_source_and_line = source_and_line
+        scratch = nodes.document(settings, reporter, source=source)
+        inliner = Inliner()
+        inliner.init_customizations(settings)
+        memo = SimpleNamespace(
+            document=scratch,
+            reporter=reporter,
+            language=rst_languages.get_language(settings.language_code, reporter),
+            inliner=inliner,
+        )
+        parent = nodes.paragraph()
+        parsed, _messages = inliner.parse(text, line, memo, parent)
+        parent += parsed
+        for node in list(parent.findall(include_self=False)):
+            if isinstance(node, nodes.Element):
+                node.source, node.line = source, line
+                node.document = self.document
+            if isinstance(node, addnodes.pending_xref):
+                node[SHOWN_AGAIN] = True
+            if isinstance(node, UNSERVED) or (
+                isinstance(node, nodes.reference) and "refuri" not in node and "refid" not in node
+            ):
+                replace_with_text(node)
+        return parent.children[:]
+
+
+#: Marks a cross-reference of a condition shown again in a table or a list:
+#: if it resolves to nothing, the note's own says so, once.
+SHOWN_AGAIN = "reprodocs_shown_again"
+
+
+def reported_with_the_note(app: Sphinx, domain: Domain | None, node: nodes.Element) -> bool:
+    """``warn-missing-reference``: no warning for a condition's cross-reference
+    shown again in a table or a list (the note's own, at the same file and
+    line, gives it)."""
+    return bool(node.get(SHOWN_AGAIN))
+
+
+#: A name a cross-reference role takes as it is.
+_PYTHON_NAME = re.compile(r"^[^\W\d][\w.]*$")
+
+#: Inline nodes that only a whole document's transforms would complete (or,
+#: for problems, report): written at write time, their text alone.
+UNSERVED = (
+    nodes.problematic,
+    nodes.substitution_reference,
+    nodes.footnote_reference,
+    nodes.citation_reference,
+    nodes.target,
+    addnodes.index,
+)
+
+
+def replace_with_text(node: nodes.Element) -> None:
+    """Replace *node*, one of :data:`UNSERVED` or a reference to nowhere,
+    with its text: an auto-numbered footnote reference, whose number only
+    the page's transforms give, with its source (``[#]_``); an element
+    without text (an external hyperlink's target, an index entry) with
+    nothing.
+
+    Its ids and names are dropped (``replace_self`` refuses to): the note
+    defines them where it is written, and the list would repeat them, or
+    hold ids only the scratch document knew.
+    """
+    text = node.astext()
+    if not text and isinstance(node, nodes.footnote_reference):
+        text = node.rawsource
+    node.parent.replace(node, [nodes.Text(text)] if text else [])
+
+
+def fill_in(message: str, **parts: list[nodes.Node]) -> list[nodes.Node]:
+    """*message*, translated, with each ``%(name)s`` replaced by nodes."""
+    filled: list[nodes.Node] = []
+    for index, piece in enumerate(re.split(r"%\((\w+)\)s", message)):
+        if index % 2:
+            filled += parts[piece]
+        elif piece:
+            filled.append(nodes.Text(piece))
+    return filled
+
+
+@contextmanager
+def reading_context(env: BuildEnvironment, docname: str) -> Iterator[None]:
+    """Roles and the default role as when *docname* is read: the list's
+    text is parsed as it would be there (its cross-references are
+    *docname*'s, and Sphinx resolves them as the page's own)."""
+    state: Any = env
+    current = getattr(state, "current_document", None)  # Sphinx 8.2 and later
+    saved = current if current is not None else dict(state.temp_data)
+    env.prepare_settings(docname)
+    try:
+        with sphinx_domains(env), rst.default_role(docname, env.config.default_role):
+            yield
+    finally:
+        if current is not None:
+            state.current_document = saved
+        else:
+            state.temp_data.clear()
+            state.temp_data.update(saved)
+
+
+#: What each ``:deterministic-algorithms:`` value makes of the operation, in
+#: the words of ``torch.use_deterministic_algorithms``' docstring.
+DETERMINISTIC_MODE = {
+    RAISES: lambda: _("throws a RuntimeError"),
+    DETERMINISTIC: lambda: _("acts deterministically"),
+}
+
+
+def table(headings: list[str], rows: list[list[nodes.paragraph]]) -> nodes.table:
+    """A table of *headings* over *rows*."""
+    head = [cell(nodes.Text(str(heading))) for heading in headings]
+    # Widths in characters: the text builder lays the table out with them;
+    # HTML sizes the columns itself ("colwidths-auto").
+    widths = [
+        max(len(paragraph.astext()) for paragraph in column) + 2
+        for column in zip(head, *rows, strict=True)
+    ]
+    group = nodes.tgroup(cols=len(headings))
+    group += [nodes.colspec(colwidth=width) for width in widths]
+    group += nodes.thead("", row(head))
+    group += nodes.tbody("", *(row(cells) for cells in rows))
+    return nodes.table("", group, classes=["nondeterministic-ops", "colwidths-auto"])
+
+
+def cell(*content: nodes.Node) -> nodes.paragraph:
+    return nodes.paragraph("", "", *content)
+
+
+def row(cells: Iterable[nodes.paragraph]) -> nodes.row:
+    return nodes.row("", *(nodes.entry("", paragraph) for paragraph in cells))
