@@ -86,7 +86,7 @@ def test_invalid_filter_is_a_located_warning(build_page):
 def test_json_export(build_notes):
     app = build_notes()
     exported = exported_index(app.outdir)
-    assert exported["version"] == 2
+    assert exported["version"] == 3
     assert exported["project"] == "Notes test"
     operations = exported["operations"]
     assert [op["name"] for op in operations] == [
@@ -107,6 +107,12 @@ def test_json_export(build_notes):
         "uri": "api.html#torch.Tensor.index_add_",
         "deterministic_algorithms": None,
         "when": None,
+        "with": None,
+        "cases": [],
+        "aliases": [],
+        "listed_as": None,
+        "alerts": [],
+        "renders": True,
     }
     # Every uri is a real page of the output, and its anchor a real id.
     for op in operations:

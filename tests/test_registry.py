@@ -717,7 +717,7 @@ def test_raises_and_deterministic_under_one_condition_conflict(build_page, secon
 def test_json_carries_what_deterministic_mode_does_and_when(build_registry):
     app = build_registry()
     exported = exported_index(app.outdir)  # valid against the schema
-    assert exported["version"] == 2
+    assert exported["version"] == 3
     by_name = {}
     for operation in exported["operations"]:
         by_name.setdefault(operation["name"], []).append(operation)

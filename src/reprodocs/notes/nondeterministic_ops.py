@@ -28,7 +28,7 @@ from reprodocs.base import written
 from reprodocs.base.files import replace_file
 from reprodocs.base.report import checked_setting
 from reprodocs.base.state import build_state
-from reprodocs.base.vocabulary import FORMATS
+from reprodocs.base.vocabulary import ANY_BACKEND, FORMATS, SEPARATOR
 from reprodocs.notes.conditions import shown
 from reprodocs.notes.domain import notes_domain, python_objects
 from reprodocs.notes.options import LIST_OPTION_SPEC
@@ -45,13 +45,22 @@ if TYPE_CHECKING:
 #: The file's name, at the root of HTML output.
 JSON_NAME = "nondeterministic.json"
 #: The version of its format, the ``version`` key; bumped on incompatible changes.
-JSON_VERSION = 2
+JSON_VERSION = 3
 #: The JSON Schema of ``nondeterministic.json``, shipped with the package.
 JSON_SCHEMA = Path(__file__).with_name("nondeterministic.schema.json")
 
 
+class Target(NamedTuple):
+    """Where a name is documented."""
+
+    doc: str  #: the page; "" for nowhere
+    anchor: str  #: the anchor there; "" for the page itself
+    objtype: str  #: how the Python domain documents it ("function", ...); "" if not
+
+
 class Entry(NamedTuple):
-    """One row of the index: a note, and where its operation is documented."""
+    """One row of the index: an entry of the registry, and where its
+    operation is documented."""
 
     name: str  #: the operation; "" for a page-level note without ``:op:``
     directive: str  #: the directive that made the note
@@ -68,11 +77,35 @@ class Entry(NamedTuple):
     #: How the Python domain documents the operation ("function", "class",
     #: "method", ...: ``ObjectEntry.objtype``); "" if it does not.
     objtype: str = ""
+    #: As in :class:`reprodocs.notes.domain.Note`.
+    aliases: tuple[str, ...] = ()
+    with_condition: str = ""
+    cases: tuple[str, ...] = ()
+    alerts: tuple[str, ...] = ()
+    renders: bool = True
+    #: The name the lists show where it is not :attr:`name`, and where it is documented.
+    listed_as: str = ""
+    listed_target: Target = Target("", "", "")
 
     @property
     def label(self) -> str:
         """What the Operation column shows."""
         return self.name or self.title
+
+    @property
+    def target(self) -> Target:
+        return Target(self.target_doc, self.anchor, self.objtype)
+
+    @property
+    def listed(self) -> tuple[str, Target]:
+        """The name a list shows, and where it is documented."""
+        if self.listed_as:
+            return self.listed_as, self.listed_target
+        return self.label, self.target
+
+    @property
+    def has_condition(self) -> bool:
+        return bool(self.when or self.with_condition)
 
 
 class nondeterministic_ops(nodes.General, nodes.Element):  # docutils names nodes so
@@ -99,35 +132,48 @@ class NondeterministicOpsDirective(SphinxDirective):
 
 
 def collect(app: Sphinx, env: BuildEnvironment) -> dict[Entry, Note]:
-    """The index of the notes the build's builder shows, sorted by operation,
-    each entry with its note."""
-    domain = notes_domain(env)
-    documented_objects = python_objects(env)
+    """The index of the entries the build's builder shows, sorted by
+    operation, each with its entry in the registry."""
     entries = {}
-    for note in domain.notes():
+    for note in notes_domain(env).notes():
         if not shown(app, note):
             continue
-        documented = documented_objects.get(note.operation) if note.operation else None
-        if documented is not None:
-            target_doc, anchor, objtype = documented.docname, documented.node_id, documented.objtype
-        else:  # a page-level note, or an operation not documented as a Python object
-            target_doc, anchor, objtype = note.docname, "", ""
+        # A page-level note, or an operation not documented as a Python
+        # object, links to the page the note stands on (none for a file's).
+        target = documented_at(env, note.operation) or Target(note.docname, "", "")
         title = env.titles[note.docname].astext() if note.docname in env.titles else ""
+        listed_as = note.listed_as if note.listed_as != note.operation else ""
         entry = Entry(
             note.operation,
             note.directive,
             note.backend,
             note.affected_pass,
             note.docname,
-            target_doc,
-            anchor,
+            target.doc,
+            target.anchor,
             title,
             note.deterministic_algorithms,
             note.when,
-            objtype,
+            target.objtype,
+            aliases=note.aliases,
+            with_condition=note.with_condition,
+            cases=note.cases,
+            alerts=note.alerts,
+            renders=note.renders,
+            listed_as=listed_as,
+            # Where the listed name is documented; else the operation's place.
+            listed_target=documented_at(env, listed_as) or target,
         )
         entries[entry] = note
     return {entry: entries[entry] for entry in sorted(entries, key=lambda e: (e.label, *e))}
+
+
+def documented_at(env: BuildEnvironment, name: str) -> Target | None:
+    """Where the Python object *name* is documented; None if it is not."""
+    documented = python_objects(env).get(name) if name else None
+    if documented is None:
+        return None
+    return Target(documented.docname, documented.node_id, documented.objtype)
 
 
 @dataclass
@@ -166,10 +212,17 @@ def chosen_entries(placeholder: nondeterministic_ops, entries: Iterable[Entry]) 
     return [
         entry
         for entry in entries
-        if placeholder["backend"] in ("", entry.backend)
+        if of_backend(entry, placeholder["backend"])
         and placeholder["affected_pass"] in ("", entry.affected_pass)
         and deterministic_algorithms in ("", entry.deterministic_algorithms)
     ]
+
+
+def of_backend(entry: Entry, backend: str) -> bool:
+    """Whether *entry* is about *backend* ("" for any): one of its
+    backends, or every backend."""
+    backends = entry.backend.split(f"{SEPARATOR} ")
+    return not backend or ANY_BACKEND in backends or backend in backends
 
 
 def export_json(app: Sphinx, exception: Exception | None) -> None:
@@ -192,10 +245,16 @@ def export_json(app: Sphinx, exception: Exception | None) -> None:
                 "directive": entry.directive,
                 "backend": entry.backend,
                 "pass": entry.affected_pass,
-                "docname": entry.docname,
-                "uri": output_uri(builder, entry),
+                "docname": entry.docname or None,
+                "uri": output_uri(builder, entry) if entry.target_doc else None,
                 "deterministic_algorithms": entry.deterministic_algorithms or None,
                 "when": entry.when or None,
+                "with": entry.with_condition or None,
+                "cases": list(entry.cases),
+                "aliases": list(entry.aliases),
+                "listed_as": entry.listed_as or None,
+                "alerts": list(entry.alerts),
+                "renders": entry.renders,
             }
             for entry in entries
         ],

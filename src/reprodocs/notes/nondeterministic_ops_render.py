@@ -32,11 +32,12 @@ from sphinx.util.docutils import sphinx_domains
 
 from reprodocs.base.i18n import _
 from reprodocs.base.state import build_state
-from reprodocs.base.vocabulary import DETERMINISTIC, RAISES
+from reprodocs.base.vocabulary import DETERMINISTIC, LIST_DIRECTIVE, RAISES
 from reprodocs.notes.domain import PAGE_XREF, ReproducibilityDomain, notes_domain
 from reprodocs.notes.nondeterministic_ops import (
     Entry,
     Published,
+    Target,
     chosen_entries,
     nondeterministic_ops,
 )
@@ -94,92 +95,121 @@ class RenderIndex(SphinxPostTransform):
                 replace_placeholder(placeholder, replacement)
 
     def table(self, entries: list[Entry], notes: dict[Entry, Note]) -> nodes.table:
-        """One row per note: the operation linked to where it is documented,
-        its backend, pass and directive; and, if a note among them says what
+        """One row per entry: the operation linked to where it is documented,
+        its backend, pass and directive; if an entry among them says what
         ``torch.use_deterministic_algorithms(True)`` does, that and the
-        note's condition (two notes of one operation differ there)."""
+        entry's condition (two entries of one operation differ there); if
+        one names its alerts, those."""
         headings = [_("Operation"), _("Backend"), _("Pass"), _("Note")]
         with_mode = any(entry.deterministic_algorithms for entry in entries)
         if with_mode:
             headings.append(_("With deterministic algorithms"))
+        with_alerts = any(entry.alerts for entry in entries)
+        if with_alerts:
+            headings.append(_("Alerts"))
         rows = []
         for entry in entries:
             cells = [
-                cell(self.page_link(entry)),
+                cell(self.page_link(entry.label, entry.target, literal=bool(entry.name))),
                 cell(nodes.Text(entry.backend)),
                 cell(nodes.Text(entry.affected_pass)),
                 cell(nodes.literal(entry.directive, entry.directive)),
             ]
             if with_mode:
                 cells.append(cell(*self.deterministic_mode(entry, notes)))
+            if with_alerts:
+                cells.append(cell(*self.alerts(entry)))
             rows.append(cells)
         return table(headings, rows)
 
     def deterministic_mode(self, entry: Entry, notes: dict[Entry, Note]) -> list[nodes.Node]:
         """What ``torch.use_deterministic_algorithms(True)`` does to the
-        operation, and when; nothing if the note does not say."""
+        operation, and when; nothing if the entry does not say."""
         behaviour = DETERMINISTIC_MODE.get(entry.deterministic_algorithms)
         if behaviour is None:
             return []
-        if not entry.when:
-            return [nodes.Text(behaviour())]
-        return fill_in(
-            _("%(behaviour)s when %(condition)s"),
-            behaviour=[nodes.Text(behaviour())],
-            condition=self.condition(entry, notes),
-        )
+        return self.with_condition("behaviour", [nodes.Text(behaviour())], entry, notes)
+
+    def alerts(self, entry: Entry) -> list[nodes.Node]:
+        """The entry's alerts, as literals."""
+        shown: list[nodes.Node] = []
+        for index, alert in enumerate(entry.alerts):
+            if index:
+                shown.append(nodes.Text(", "))
+            shown.append(nodes.literal(alert, alert))
+        return shown
 
     def bullet_list(self, entries: list[Entry], notes: dict[Entry, Note]) -> nodes.bullet_list:
         """One item per operation and condition, in the table's order: the
-        operation, then "when" and the condition."""
-        items = nodes.bullet_list(bullet="*", classes=["nondeterministic-ops"])
+        name the list uses, then "with …" and "when …", then the condition's
+        cases as a nested list."""
+        items = nodes.bullet_list(bullet="*", classes=[LIST_DIRECTIVE])
         seen = set()
         for entry in entries:
-            item_key = (entry.label, entry.target_doc, entry.anchor, entry.objtype, entry.when)
+            name, target = entry.listed
+            item_key = (name, target, entry.with_condition, entry.when, entry.cases)
             if item_key in seen:  # the same words twice (say, a CUDA and a cuDNN note)
                 continue
             seen.add(item_key)
-            operation = self.operation(entry)
+            operation = self.operation(name, target, literal=bool(entry.name))
             paragraph = nodes.paragraph()
-            if entry.when:
-                paragraph += fill_in(
-                    _("%(operation)s when %(condition)s"),
-                    operation=operation,
-                    condition=self.condition(entry, notes),
-                )
-            else:
-                paragraph += operation
-            items += nodes.list_item("", paragraph)
+            paragraph += self.with_condition("operation", operation, entry, notes)
+            item = nodes.list_item("", paragraph)
+            if entry.cases:
+                item += self.cases(entry, notes)
+            items += item
         return items
 
-    def operation(self, entry: Entry) -> list[nodes.Node]:
+    def with_condition(
+        self, subject: str, nodes_: list[nodes.Node], entry: Entry, notes: dict[Entry, Note]
+    ) -> list[nodes.Node]:
+        """*nodes_* (the operation, or what deterministic mode does), then
+        the entry's "with …" and "when …", in the words of *subject*'s message."""
+        if not entry.has_condition:
+            return nodes_
+        parts = {subject: nodes_}
+        if entry.with_condition:
+            parts["with"] = self.parsed(entry.with_condition, entry, notes)
+        if entry.when:
+            parts["condition"] = self.parsed(entry.when, entry, notes)
+        return fill_in(CONDITION_MESSAGES[subject, tuple(sorted(parts))](), **parts)
+
+    def cases(self, entry: Entry, notes: dict[Entry, Note]) -> nodes.bullet_list:
+        """The condition's cases, a nested list."""
+        cases = nodes.bullet_list(bullet="-")
+        for case in entry.cases:
+            cases += nodes.list_item("", nodes.paragraph("", "", *self.parsed(case, entry, notes)))
+        return cases
+
+    def operation(self, name: str, target: Target, literal: bool) -> list[nodes.Node]:
         """The operation as a cross-reference of the kind the Python domain
         documents it, or as a literal (its page's title for a page-level note)
         linked to where it is documented."""
-        role = XREF_ROLES.get(entry.objtype)
-        if role and _PYTHON_NAME.match(entry.name):
-            return self.parse_inline(f":py:{role}:`{entry.name}`", *self.placeholder_at())
-        return [self.page_link(entry)]
+        role = XREF_ROLES.get(target.objtype)
+        if role and _PYTHON_NAME.match(name):
+            return self.parse_inline(f":py:{role}:`{name}`", *self.placeholder_at())
+        return [self.page_link(name, target, literal)]
 
-    def page_link(self, entry: Entry) -> addnodes.pending_xref:
-        """The operation as a literal (its page's title for a page-level
-        note), linked to where it is documented."""
-        label: nodes.Node
-        label = nodes.literal(entry.name, entry.name) if entry.name else nodes.Text(entry.title)
+    def page_link(self, label: str, target: Target, literal: bool) -> nodes.Node:
+        """*label* (a literal, or a page's title), linked to where it is
+        documented; not linked for a registry file's entry documented nowhere."""
+        shown: nodes.Node = nodes.literal(label, label) if literal else nodes.Text(label)
+        if not target.doc:
+            return shown
         return addnodes.pending_xref(
             "",
-            label,
+            shown,
             refdomain=ReproducibilityDomain.name,
             reftype=PAGE_XREF,
-            reftarget=entry.target_doc,
-            refanchor=entry.anchor,
+            reftarget=target.doc,
+            refanchor=target.anchor,
             refexplicit=True,
             refdoc=self.env.docname,
         )
 
-    def condition(self, entry: Entry, notes: dict[Entry, Note]) -> list[nodes.Node]:
-        """The note's ``:when:``, parsed as written where the note is."""
-        return self.parse_inline(entry.when, *self.written_at(notes[entry]))
+    def parsed(self, text: str, entry: Entry, notes: dict[Entry, Note]) -> list[nodes.Node]:
+        """Words of the entry's condition, parsed as written where the entry is."""
+        return self.parse_inline(text, *self.written_at(notes[entry]))
 
     def written_at(self, note: Note) -> tuple[str, int]:
         """Where *note* is written, as a node's source and line."""
@@ -302,6 +332,21 @@ def reading_context(env: BuildEnvironment, docname: str) -> Iterator[None]:
             state.temp_data.update(saved)
 
 
+#: The words of an item, or of a table's cell, with a condition, by what
+#: they are about and the parts of the condition an entry has.
+CONDITION_MESSAGES = {
+    ("operation", ("condition", "operation")): lambda: _("%(operation)s when %(condition)s"),
+    ("operation", ("operation", "with")): lambda: _("%(operation)s with %(with)s"),
+    ("operation", ("condition", "operation", "with")): lambda: _(
+        "%(operation)s with %(with)s when %(condition)s"
+    ),
+    ("behaviour", ("behaviour", "condition")): lambda: _("%(behaviour)s when %(condition)s"),
+    ("behaviour", ("behaviour", "with")): lambda: _("%(behaviour)s with %(with)s"),
+    ("behaviour", ("behaviour", "condition", "with")): lambda: _(
+        "%(behaviour)s with %(with)s when %(condition)s"
+    ),
+}
+
 #: What each ``:deterministic-algorithms:`` value makes of the operation, in
 #: the words of ``torch.use_deterministic_algorithms``' docstring.
 DETERMINISTIC_MODE = {
@@ -323,7 +368,7 @@ def table(headings: list[str], rows: list[list[nodes.paragraph]]) -> nodes.table
     group += [nodes.colspec(colwidth=width) for width in widths]
     group += nodes.thead("", row(head))
     group += nodes.tbody("", *(row(cells) for cells in rows))
-    return nodes.table("", group, classes=["nondeterministic-ops", "colwidths-auto"])
+    return nodes.table("", group, classes=[LIST_DIRECTIVE, "colwidths-auto"])
 
 
 def cell(*content: nodes.Node) -> nodes.paragraph:
