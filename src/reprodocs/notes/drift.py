@@ -63,17 +63,18 @@ def read_names(path: Path) -> list[str] | None:
 
 def check_known_ops(app: Sphinx, env: BuildEnvironment) -> None:
     """``env-updated``, so on every build, also one that reads nothing: warn
-    for every note on an operation that is not known to be nondeterministic,
-    and every known operation without a note."""
+    for every entry on an operation that is not known to be nondeterministic
+    (by none of its names, its aliases included), and every known operation
+    no entry names."""
     known = build_state(env, KnownOps).names
     if known is None:
         return
-    noted = set()
+    noted: set[str] = set()
     for note in notes_domain(env).notes():
         if not note.operation:
             continue
-        noted.add(note.operation)
-        if note.operation not in known:
+        noted.update(note.names)
+        if known.isdisjoint(note.names):
             warn(
                 "unknown_op",
                 __("%s: %s is not in reprodocs_known_ops"),
