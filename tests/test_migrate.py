@@ -24,6 +24,7 @@ from sphinx.testing.util import SphinxTestApp
 
 from conftest import notes_in, parse_html, text_of
 from reprodocs import migrate
+from reprodocs.migrate import command
 from reprodocs.__main__ import main
 
 if sys.platform != "win32":
@@ -304,7 +305,7 @@ def test_a_failed_write_leaves_the_file_whole(tree, capsys, monkeypatch):
     def fail(*args):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(migrate.os, "replace", fail)
+    monkeypatch.setattr(os, "replace", fail)
     status, _, err = run(capsys, "--write", str(root))
 
     assert status == migrate.FILE_ERROR
@@ -716,7 +717,7 @@ def test_a_file_changed_while_it_is_migrated_is_left(tmp_path, capsys, monkeypat
             stream.write("EDITED = True\n")
         return result
 
-    monkeypatch.setattr(migrate, "migrate_file", read_then_edited)
+    monkeypatch.setattr(command, "migrate_file", read_then_edited)
     status, out, err = run(capsys, "--write", str(path))
 
     assert (status, out) == (migrate.FILE_ERROR, "")
