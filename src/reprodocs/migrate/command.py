@@ -118,18 +118,30 @@ def run(
     """
     settings = Settings(wording)
     found = _read_all(paths, settings, write)
-    files = [file for file in found if isinstance(file, _File)]
-    lists = _Lists(files)
+    lists = _Lists([file for file in found if isinstance(file, _File)])
+    said, moved = _migrate_all(found, settings, write, lists)
+    messages = []
+    for index, file in enumerate(found):
+        messages += said[index]
+        if isinstance(file, _File):
+            messages += _lists_report(file.path, lists.outcome, moved.get(file.path, {}))
+    return report.say(messages, stdout or sys.stdout, stderr or sys.stderr)
+
+
+def _migrate_all(
+    found: list[_File | Message], settings: Settings, write: bool, lists: _Lists
+) -> tuple[dict[int, list[Message]], dict[Path, dict[int, int]]]:
+    """Each file found migrated: what to say of it (by its index), and where
+    the lines of each file written went."""
     # The files whose notes get options are written before those holding the
     # lists: an item leaves its list only once its note says what it said.
-    # What is said of each file is said in the order the files were found.
     holding_lists = {found_list.path for found_list in lists.lists}
-    said: dict[int, list[Message]] = {}
-    moved: dict[Path, dict[int, int]] = {}  # written: where each file's lines went
     order = sorted(
         range(len(found)),
         key=lambda index: getattr(found[index], "path", None) in holding_lists,
     )
+    said: dict[int, list[Message]] = {}
+    moved: dict[Path, dict[int, int]] = {}
     for index in order:
         file = found[index]
         if isinstance(file, Message):
@@ -138,12 +150,7 @@ def run(
             said[index], written = _migrate(file, settings, write, lists)
             if written:
                 moved[file.path] = written
-    messages = []
-    for index, file in enumerate(found):
-        messages += said[index]
-        if isinstance(file, _File):
-            messages += _lists_report(file.path, lists.outcome, moved.get(file.path, {}))
-    return report.say(messages, stdout or sys.stdout, stderr or sys.stderr)
+    return said, moved
 
 
 def survey(paths: Iterable[str], wording: str = DEFAULT_WORDING) -> ListsOutcome:

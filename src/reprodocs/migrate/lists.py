@@ -85,7 +85,7 @@ def _kept_items(rewriting: Rewriting, spans: list[tuple[int, int]], before: list
         offset = len(before) + len(new)
         for j in range(start, stop + 1):
             rewriting.out.move(j, offset + j - start)
-        new += lines.text[start : stop + 1]
+        new += lines.contents[start : stop + 1]
         if number + 1 < len(spans):  # the blank lines that followed it
             new += [""] * (lines.next_non_blank(stop + 1) - stop - 1)
     return new
@@ -109,7 +109,7 @@ def _list_kind(rewriting: Rewriting, i: int) -> tuple[str, int, bool] | None:
         start -= 1
     if EXPLICIT_MARKUP.match(lines.stripped(start)):
         return None
-    intro = collapse(" ".join(lines.text[start : end + 1]))
+    intro = collapse(" ".join(lines.contents[start : end + 1]))
     if _DETERMINISTIC_INTRO.search(intro):
         return DETERMINISTIC, start, False
     if _RAISES_INTRO.search(intro):

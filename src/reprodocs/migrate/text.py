@@ -66,10 +66,10 @@ class Lines:
 
     def __init__(self, text: str, first_line: int = 1, docstring: bool = False) -> None:
         parts = _LINE_ENDING.split(text)
-        self.text, self.endings = parts[0::2], [*parts[1::2], ""]
+        self.contents, self.endings = parts[0::2], [*parts[1::2], ""]
         self.first_line = first_line
-        self.indents = [indent_of(line) for line in self.text]
-        if docstring and len(self.text) > 1 and self.text[0].strip():
+        self.indents = [indent_of(line) for line in self.contents]
+        if docstring and len(self.contents) > 1 and self.contents[0].strip():
             # A docstring's first line follows the quotes; it belongs to the
             # same margin as the lines after it (as in inspect.cleandoc).
             rest = [self.indents[i] for i in range(1, len(self)) if not self.blank(i)]
@@ -77,22 +77,22 @@ class Lines:
         self.newline = next((ending for ending in self.endings if ending), "\n")
 
     def __len__(self) -> int:
-        return len(self.text)
+        return len(self.contents)
 
     def __getitem__(self, i: int) -> str:
-        return self.text[i]
+        return self.contents[i]
 
     def stripped(self, i: int) -> str:
         """Line *i* without its indentation."""
-        return self.text[i].lstrip()
+        return self.contents[i].lstrip()
 
     def leading(self, i: int) -> str:
         """Line *i*'s indentation, as written."""
-        line = self.text[i]
+        line = self.contents[i]
         return line[: len(line) - len(line.lstrip())]
 
     def blank(self, i: int) -> bool:
-        return not (0 <= i < len(self.text)) or not self.text[i].strip()
+        return not (0 <= i < len(self.contents)) or not self.contents[i].strip()
 
     def starts_block(self, i: int) -> bool:
         """Line *i* is not the continuation of a paragraph above it."""
@@ -104,7 +104,7 @@ class Lines:
         )
 
     def next_non_blank(self, i: int) -> int:
-        while i < len(self.text) and self.blank(i):
+        while i < len(self.contents) and self.blank(i):
             i += 1
         return i
 
@@ -132,37 +132,37 @@ class Output:
         self.lines = lines
         #: The number of the text's first line in the new file.
         self.new_first_line = new_first_line
-        self.text: list[str] = []
+        self.written: list[str] = []
         self.moved: dict[int, int] = {}
 
     def keep(self, first: int, last: int | None = None) -> None:
         """Lines *first* to *last* (or line *first*), as they are."""
         for i in range(first, first + 1 if last is None else last + 1):
             self.move(i)
-            self.text.append(self.lines[i] + self.lines.endings[i])
+            self.written.append(self.lines[i] + self.lines.endings[i])
 
     def move(self, i: int, offset: int = 0) -> None:
         """Line *i* goes to the new text's next line (plus *offset*)."""
-        self.moved[self.lines.first_line + i] = self.new_first_line + len(self.text) + offset
+        self.moved[self.lines.first_line + i] = self.new_first_line + len(self.written) + offset
 
     def emit(self, lines: list[str], last: int) -> None:
         """*lines* in place of lines ending with line *last*: each with a line
         ending, the last with *last*'s (none at the end of the text)."""
         ending = self.lines.endings[last]
         for number, line in enumerate(lines, 1):
-            self.text.append(line + (ending if number == len(lines) else self.lines.newline))
+            self.written.append(line + (ending if number == len(lines) else self.lines.newline))
 
     def blank_line(self, i: int) -> None:
         """A blank line, with line *i*'s line ending."""
-        self.text.append(self.lines.endings[i])
+        self.written.append(self.lines.endings[i])
 
     def ends_in_text(self) -> bool:
         """The last line written holds text."""
-        return bool(self.text and self.text[-1].strip())
+        return bool(self.written and self.written[-1].strip())
 
     def drop_blank_lines_at_end(self) -> None:
-        while self.text and not self.text[-1].strip():
-            self.text.pop()
+        while self.written and not self.written[-1].strip():
+            self.written.pop()
 
 
 class ListDirectiveSeen(NamedTuple):
@@ -200,7 +200,7 @@ class Rewriting:
 
     def result(self) -> Migration:
         """The new text, and what was found in the old."""
-        self.found.text = "".join(self.out.text)
+        self.found.text = "".join(self.out.written)
         self.found.moved = self.out.moved
         return self.found
 
