@@ -88,12 +88,7 @@ LIMITS = {"module": 600, "class": 200, "function": 60}
 
 #: What is over a limit, by ``kind:module[:name]``, and why it may be.
 OVER_LIMITS: dict[str, str] = {
-    "module:reprodocs.migrate": "split by layout step 2 (issue 34), under way",
-    "class:reprodocs.migrate:_Lines": "the same",
-    "function:reprodocs.migrate:docstring_owners": "the same",
-    "function:reprodocs.migrate:match_lists": "the same",
-    "function:reprodocs.migrate:run": "the same",
-    "module:reprodocs.navigation.pydata": "the same",
+    "module:reprodocs.navigation.pydata": "split by layout step 2 (issue 34), under way",
     "function:reprodocs.navigation.pydata:page_sidebar": "the same",
     "function:reprodocs.navigation.pydata:page_header": "the same",
     "module:reprodocs.navigation.toctree": "the same",
@@ -158,9 +153,8 @@ def calls_to(tree: ast.AST, *names: str) -> list[int]:
     ]
 
 
-#: The one atomic write (a temporary file renamed over the target), and the
-#: copy of it that layout step 2 folds into it.
-ATOMIC_WRITERS = {"reprodocs.base.files", "reprodocs.migrate"}
+#: The one atomic write (a temporary file renamed over the target).
+ATOMIC_WRITERS = {"reprodocs.base.files"}
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
@@ -209,4 +203,4 @@ def test_directive_names_are_spelled_in_the_vocabulary_only(module):
 
 
 #: The modules layout step 2 (issue 34) is moving to the vocabulary.
-STILL_SPELLING_DIRECTIVES = {"reprodocs.migrate", "reprodocs.notes.nondeterministic_ops"}
+STILL_SPELLING_DIRECTIVES = {"reprodocs.notes.nondeterministic_ops"}

@@ -1,8 +1,9 @@
 """Files a reader may see while they are written: whole, or not at all.
 
 A new text is written to a temporary file beside the file, then renamed over
-it. The temporary file is named after the file, with a mark saying whose it
-is (``.nondeterministic.json.reprodocs-build.k3x9q_2a``), and locked while it
+it: the build's files so, and the files migrate rewrites. The temporary file
+is named after the file, with a mark saying whose it is
+(``.nondeterministic.json.reprodocs-build.k3x9q_2a``), and locked while it
 is written (but on Windows): a writer killed before the rename leaves it
 unlocked, and the next writer of that file removes it, while those of
 writers still running, which hold their lock until the rename, are left.
@@ -16,6 +17,7 @@ import os
 import stat
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 if sys.platform != "win32":
@@ -30,19 +32,34 @@ BUILD_MARK = ".reprodocs-build."
 _NO_LOCKS = frozenset({errno.ENOLCK, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP})
 
 
-def replace_file(path: Path, text: str) -> None:
-    """Write *text* to *path* atomically: to a temporary file beside it, then
-    renamed over it, so that a reader sees the old file or the new one,
-    whole, and a killed build leaves no half-written file (and the next
-    build of the file removes the temporary file a killed one left)."""
+def replace_file(
+    path: Path,
+    text: str,
+    *,
+    encoding: str = "utf-8",
+    mark: str = BUILD_MARK,
+    finish: Callable[[str], None] | None = None,
+) -> None:
+    """Write *text* to *path* atomically: to a temporary file beside it named
+    with *mark*, synced to disk, then renamed over it, so that a reader sees
+    the old file or the new one, whole, and a killed writer leaves no
+    half-written file (and the next writer of the file removes the temporary
+    file a killed one left).
+
+    *finish*, called with the temporary file's name before the rename, gives
+    the new file what it must have, and may raise to leave *path* as it is;
+    without it, the new file gets the mode open() would give it (not
+    mkstemp's 0600)."""
+    data = text.encode(encoding)
     path.parent.mkdir(parents=True, exist_ok=True)
-    remove_stale_temporaries(path.parent, BUILD_MARK, path.name)
-    descriptor, temporary = create_temporary(path, BUILD_MARK)
+    remove_stale_temporaries(path.parent, mark, path.name)
+    descriptor, temporary = create_temporary(path, mark)
     try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-            file.write(text)
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(data)
             file.flush()
-            os.chmod(temporary, 0o666 & ~_umask())  # as open() would create it, not mkstemp's 0600
+            os.fsync(file.fileno())
+            (finish or _mode_of_a_new_file)(temporary)
             if sys.platform == "win32":
                 file.close()  # an open file cannot be renamed there
             # The lock is held until the temporary file has the file's name.
@@ -51,6 +68,10 @@ def replace_file(path: Path, text: str) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+def _mode_of_a_new_file(temporary: str) -> None:
+    os.chmod(temporary, 0o666 & ~_umask())
 
 
 def _umask() -> int:

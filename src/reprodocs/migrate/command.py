@@ -1,0 +1,310 @@
+"""``python -m reprodocs migrate``: its arguments, and the run, where all of
+migrate's reading and writing happens; the rewriting itself is text to
+text, in the modules it calls."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TextIO
+
+from reprodocs.base.files import remove_stale_temporaries
+from reprodocs.base.i18n import __
+from reprodocs.migrate import report
+from reprodocs.migrate.matching import ListsOutcome, match_lists
+from reprodocs.migrate.model import FoundNote, HandKeptList, Migration, Notice, ParseError, Plan
+from reprodocs.migrate.report import Message
+from reprodocs.migrate.settings import DEFAULT_WORDING, Settings
+from reprodocs.migrate.sources import (
+    TEMPORARY_MARK,
+    NotRewritten,
+    Source,
+    migrate_file,
+    migrate_source,
+    source_files,
+    write_atomically,
+)
+
+
+def wording_set(name: str) -> str:
+    """A wording set's name, as ``reprodocs_wording`` takes it."""
+    if not re.fullmatch(r"[\w.+-]+", name):
+        raise argparse.ArgumentTypeError(str(__("not the name of a wording set: %r") % name))
+    return name
+
+
+def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The ``migrate`` command, added to *commands* (the subparsers of
+    ``python -m reprodocs``); it runs :func:`from_arguments`."""
+    command = commands.add_parser(
+        "migrate",
+        help=str(__("rewrite PyTorch's legacy reproducibility notes as directives")),
+        description=str(
+            __(
+                "Rewrite PyTorch 1.4's includes of the note files and PyTorch 2.x's "
+                "reproducibility note placeholders as reprodocs directives, and the "
+                "two lists of torch.use_deterministic_algorithms' docstring as "
+                "nondeterministic-ops directives generating them from the notes. "
+                "Without --write, print a unified diff and change nothing. Exit status: "
+                "0 when no legacy note is left, 1 when some are (or items of the lists "
+                "are kept by hand), 2 when a file could not be read, parsed or written."
+            )
+        ),
+    )
+    command.add_argument(
+        "paths", nargs="+", metavar="PATH", help=str(__("a .rst or .py file, or a directory"))
+    )
+    command.add_argument(
+        "--write", action="store_true", help=str(__("rewrite the files instead of printing a diff"))
+    )
+    command.add_argument(
+        "--wording",
+        type=wording_set,
+        default=DEFAULT_WORDING,
+        metavar="SET",
+        help=str(
+            __(
+                "the site's wording set (its reprodocs_wording; default: %(default)s): "
+                "a rewritten note whose words were another set's gets :wording:"
+            )
+        ),
+    )
+    command.set_defaults(run=from_arguments)
+
+
+def from_arguments(arguments: argparse.Namespace) -> int:
+    """:func:`run`, as the command line asks; its exit status."""
+    return run(arguments.paths, write=arguments.write, wording=arguments.wording)
+
+
+@dataclass
+class _File:
+    """A file read, with its migration without the lists' plan."""
+
+    path: Path
+    #: The file itself (*path* may be a symbolic link given), and its stat when read.
+    target: Path
+    stat_when_read: os.stat_result
+    text: str
+    encoding: str
+    migration: Migration
+
+
+def run(
+    paths: Iterable[str],
+    write: bool = False,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+    wording: str = DEFAULT_WORDING,
+) -> int:
+    """Migrate the files at *paths*: print a unified diff of each change, or
+    with *write* make it; report what is left as is and every file that cannot
+    be read, parsed or written, on *stderr*, and go on. *wording* is the
+    site's wording set (its ``reprodocs_wording``).
+
+    Every file is read first, so that the items of the lists can be matched
+    to notes in any file (:func:`match_lists`); the lists' report follows
+    each file's notices, with the lines of the file as it is after the run.
+
+    The exit status: 0 when no legacy note is left (none was found, or all were
+    written); 1 when some are left (the diff shows them, or they are reported
+    as left as is, or items of the lists are kept by hand); 2 when some file
+    could not be read, parsed or written.
+    """
+    settings = Settings(wording)
+    found = _read_all(paths, settings, write)
+    lists = _Lists([file for file in found if isinstance(file, _File)])
+    said, moved = _migrate_all(found, settings, write, lists)
+    messages = []
+    for index, file in enumerate(found):
+        messages += said[index]
+        if isinstance(file, _File):
+            messages += _lists_report(file.path, lists.outcome, moved.get(file.path, {}))
+    return report.say(messages, stdout or sys.stdout, stderr or sys.stderr)
+
+
+def _migrate_all(
+    found: list[_File | Message], settings: Settings, write: bool, lists: _Lists
+) -> tuple[dict[int, list[Message]], dict[Path, dict[int, int]]]:
+    """Each file found migrated: what to say of it (by its index), and where
+    the lines of each file written went."""
+    # The files whose notes get options are written before those holding the
+    # lists: an item leaves its list only once its note says what it said.
+    holding_lists = {found_list.path for found_list in lists.lists}
+    order = sorted(
+        range(len(found)),
+        key=lambda index: getattr(found[index], "path", None) in holding_lists,
+    )
+    said: dict[int, list[Message]] = {}
+    moved: dict[Path, dict[int, int]] = {}
+    for index in order:
+        file = found[index]
+        if isinstance(file, Message):
+            said[index] = [file]
+        else:
+            said[index], written = _migrate(file, settings, write, lists)
+            if written:
+                moved[file.path] = written
+    return said, moved
+
+
+def survey(paths: Iterable[str], wording: str = DEFAULT_WORDING) -> ListsOutcome:
+    """The lists' migration of the files at *paths*, decided and not made
+    (files that cannot be read or parsed are passed over)."""
+    migrations = []
+    for source in source_files(paths):
+        if source.problem or source.not_followed:
+            continue
+        try:
+            migrations.append(migrate_file(source.path, Settings(wording))[1])
+        except (ParseError, OSError, UnicodeError):
+            continue
+    return match_lists(*_found(migrations))
+
+
+def _found(files: Iterable[Migration]) -> tuple[list[FoundNote], list[HandKeptList], int]:
+    """The notes, the hand-kept lists and how many list directives *files* have."""
+    files = list(files)
+    return (
+        [note for migration in files for note in migration.notes],
+        [found for migration in files for found in migration.lists],
+        sum(migration.list_directives for migration in files),
+    )
+
+
+def _read_all(paths: Iterable[str], settings: Settings, write: bool) -> list[_File | Message]:
+    """Every file at *paths*, in order: read and migrated (without the lists'
+    plan), or what to say of it; the files with nothing in them passed over.
+    With *write*, each directory is first rid of the temporary files a
+    killed run left."""
+    found: list[_File | Message] = []
+    cleaned: set[Path] = set()
+    for source in source_files(paths):
+        if source.not_followed:
+            found.append(report.not_followed(source.path, source.not_followed))
+        elif source.problem:
+            found.append(report.cannot_migrate(source.path, source.problem))
+        else:
+            target = Path(os.path.realpath(source.path))  # a symbolic link given: its file
+            if write and target.parent not in cleaned:
+                remove_stale_temporaries(target.parent, TEMPORARY_MARK)
+                cleaned.add(target.parent)
+            file = _read(source, target, settings)
+            if isinstance(file, Message) or _holds_something(file):
+                found.append(file)
+    return found
+
+
+def _read(source: Source, target: Path, settings: Settings) -> _File | Message:
+    path = source.path
+    try:
+        stat_when_read = os.stat(target)
+        text, migration, encoding = migrate_file(path, settings)
+    except ParseError as error:
+        return report.cannot_migrate(f"{path}:{error.line}", error.message)
+    except (OSError, UnicodeError) as error:
+        return report.cannot_migrate(path, error)
+    return _File(path, target, stat_when_read, text, encoding, migration)
+
+
+def _holds_something(file: _File) -> bool:
+    """The file has something to change, report or match."""
+    migration = file.migration
+    return bool(
+        migration.text != file.text or migration.notices or migration.notes or migration.lists
+    )
+
+
+class _Lists:
+    """The lists' matching over the files of a run, decided again whenever a
+    note's options turn out not to be written."""
+
+    def __init__(self, files: list[_File]) -> None:
+        self.notes, self.lists, self.list_directives = _found(file.migration for file in files)
+        #: The notes whose options could not be written, by ``id``.
+        self.unwritten: set[int] = set()
+        self.outcome = match_lists(self.notes, self.lists, self.list_directives)
+
+    def plan(self, path: Path) -> Plan | None:
+        """The plan for a file; None where it changes nothing."""
+        plan = self.outcome.plans.get(path)
+        return plan if plan and (plan.options or plan.kept) else None
+
+    def not_written(self, path: Path, lines: Iterable[int]) -> None:
+        """The notes of *path* on *lines* are not written with options."""
+        lines = set(lines)
+        self.unwritten |= {id(n) for n in self.notes if n.path == path and n.line in lines}
+        self.outcome = match_lists(self.notes, self.lists, self.list_directives, self.unwritten)
+
+
+def _migrate(
+    file: _File, settings: Settings, write: bool, lists: _Lists
+) -> tuple[list[Message], dict[int, int]]:
+    """The file migrated with the lists' plan, written or shown as a diff;
+    what to say of it, and where its lines went (if written)."""
+    migration, planned = _with_plan(file, settings, lists)
+    messages = []
+    moved: dict[int, int] = {}
+    try:
+        if migration.text != file.text and write:
+            write_atomically(file.target, migration.text, file.encoding, file.stat_when_read)
+            shown = f"{file.path} -> {file.target}" if file.path.is_symlink() else file.path
+            messages.append(report.rewrote(shown))
+            moved = migration.moved
+        elif migration.text != file.text:
+            messages.append(report.diff(file.path, file.text, migration.text))
+    except (NotRewritten, OSError, UnicodeError) as error:
+        if planned:
+            lists.not_written(file.path, planned)
+        return [report.cannot_migrate(file.path, error)], {}
+    for notice in migration.notices:
+        line = moved.get(notice.line, notice.line)
+        messages.append(report.at_line(file.path, line, notice.message, report.LEGACY_NOTES_REMAIN))
+    return messages, moved
+
+
+def _with_plan(file: _File, settings: Settings, lists: _Lists) -> tuple[Migration, set[int]]:
+    """The file's migration with the lists' plan, and the lines of the
+    notes the plan gives options. A note that could not take them (its
+    string's escapes) is reported, and the lists matched again without it,
+    until the plan holds."""
+    unwritable: list[Notice] = []
+    migration, planned, missing = _apply(file, settings, lists.plan(file.path))
+    while missing:
+        message = __("left as is: the options of this note would change its string's escapes")
+        unwritable += [Notice(line, str(message)) for line in sorted(missing)]
+        lists.not_written(file.path, missing)
+        migration, planned, missing = _apply(file, settings, lists.plan(file.path))
+    migration.notices += unwritable
+    return migration, planned
+
+
+def _apply(
+    file: _File, settings: Settings, plan: Plan | None
+) -> tuple[Migration, set[int], set[int]]:
+    """The file's migration with *plan*, the lines of the notes it gives
+    options, and those of them left as is."""
+    if plan is None:
+        return file.migration, set(), set()
+    migration = migrate_source(file.path, file.text, replace(settings, plan=plan))
+    planned = set(plan.options)
+    return migration, planned, planned - {note.line for note in migration.notes}
+
+
+def _lists_report(path: Path, outcome: ListsOutcome, moved: dict[int, int]) -> list[Message]:
+    """The lists' report on a file, at its lines as written."""
+    return [
+        report.at_line(
+            path,
+            moved.get(found.line, found.line),
+            found.message,
+            report.LEGACY_NOTES_REMAIN if found.kept else report.NOTHING_TO_MIGRATE,
+        )
+        for found in outcome.reports
+        if found.path == path
+    ]

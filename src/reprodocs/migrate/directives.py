@@ -1,0 +1,93 @@
+"""The directives already there: a note directive is kept, with the options
+the lists' plan gives it added after its own; a list directive filtered by
+``:deterministic-algorithms:`` is kept, and counted (the lists' report
+names the notes in neither list when the tree has one)."""
+
+from __future__ import annotations
+
+import re
+
+from reprodocs.base.vocabulary import DETERMINISTIC_ALGORITHMS, LIST_DIRECTIVE, NOTE_DIRECTIVES
+from reprodocs.base.vocabulary import NOTE_DIRECTIVE as GENERAL_NOTE
+from reprodocs.migrate.model import (
+    ALGORITHMS_OPTION,
+    BACKEND_OPTION,
+    OP_OPTION,
+    PASS_OPTION,
+    FoundNote,
+)
+from reprodocs.migrate.text import Lines, ListDirectiveSeen, Rewriting, indent_of, option_lines
+
+_NOTE_DIRECTIVE = re.compile(r"\.\.\s+(" + "|".join(NOTE_DIRECTIVES) + r")::(?:\s|$)")
+_LIST_DIRECTIVE = re.compile(r"\.\.\s+" + LIST_DIRECTIVE + r"::\s*$")
+_OPTION = re.compile(r":([\w-]+):(?:\s+(.*))?$")
+
+
+def marked(text: str) -> bool:
+    """*text* names a note or list directive (or is not worth reading for them)."""
+    return any(f"{name}::" in text for name in (*NOTE_DIRECTIVES, LIST_DIRECTIVE))
+
+
+def directive_options(lines: Lines, i: int) -> tuple[dict[str, str], int, str]:
+    """The options of the directive on line *i*: their values, the last
+    line they take (*i* without options), and their indentation."""
+    options: dict[str, str] = {}
+    last, name, indent = i, "", ""
+    j = i + 1
+    while j < len(lines) and not lines.blank(j) and lines.indents[j] > lines.indents[i]:
+        text = lines[j].strip()
+        if option := _OPTION.match(text):
+            name = option[1]
+            options[name] = (option[2] or "").strip()
+            indent = indent or lines.leading(j)
+        elif name and lines.indents[j] > indent_of(indent):  # the value goes on
+            options[name] = f"{options[name]} {text}".strip()
+        else:
+            break  # content (without the blank line after the options)
+        last = j
+        j += 1
+    return options, last, indent or lines.leading(i) + "   "
+
+
+def note_directive(rewriting: Rewriting, i: int) -> int | None:
+    """A note directive on line *i*, kept, with the options the plan gives
+    it; the next line to read, or None where line *i* starts none."""
+    lines, out = rewriting.lines, rewriting.out
+    match = _NOTE_DIRECTIVE.match(lines.stripped(i))
+    if not match or not lines.starts_block(i):
+        return None
+    directive = match[1]
+    options, last, indent = directive_options(lines, i)
+    backend, affected_pass = NOTE_DIRECTIVES[directive]
+    if directive == GENERAL_NOTE:
+        backend = options.get(BACKEND_OPTION) or backend
+        affected_pass = (options.get(PASS_OPTION) or affected_pass).lower()
+    operations = (options[OP_OPTION],) if options.get(OP_OPTION) else rewriting.scopes.operations()
+    note_line = rewriting.line_number(i)
+    rewriting.found.notes.append(
+        FoundNote(note_line, directive, operations, backend, affected_pass, options)
+    )
+    added = rewriting.plan.options.get(note_line, [])
+    if not added:
+        out.keep(i, last)
+        return last + 1
+    out.keep(i, last - 1)
+    out.emit([lines[last], *option_lines(indent, added)], last)
+    return last + 1
+
+
+def list_directive(rewriting: Rewriting, i: int) -> int | None:
+    """A list directive on line *i*, kept; one filtered by
+    ``:deterministic-algorithms:`` may be followed by the items of its
+    list still kept by hand. The next line to read, or None where line *i*
+    starts none."""
+    lines = rewriting.lines
+    if not _LIST_DIRECTIVE.match(lines.stripped(i)) or not lines.starts_block(i):
+        return None
+    options, last, _ = directive_options(lines, i)
+    kind = options.get(ALGORITHMS_OPTION, "").lower()
+    if kind in DETERMINISTIC_ALGORITHMS:
+        rewriting.found.list_directives += 1
+        rewriting.list_directive = ListDirectiveSeen(i, last, lines.indents[i], kind)
+    rewriting.out.keep(i, last)
+    return last + 1

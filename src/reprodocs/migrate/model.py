@@ -1,0 +1,118 @@
+"""What migrate finds in a text and decides for it: the notes and hand-kept
+lists found, what is left as is (notices), the lists' plan, and a text's
+migration. Plain data, shared by every module of migrate."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reprodocs.base.vocabulary import COMMON_OPTIONS, FORMATS, LIST_OPTIONS, NOTE_ONLY_OPTIONS
+
+# The options migrate reads and writes, named as the vocabulary names them
+# (unpacked whole: an option added there or moved fails here, at import).
+BACKEND_OPTION, PASS_OPTION = NOTE_ONLY_OPTIONS
+OP_OPTION, _, ALGORITHMS_OPTION, WHEN_OPTION, WORDING_OPTION = COMMON_OPTIONS
+_, _, _, FORMAT_OPTION = LIST_OPTIONS
+#: The list directive's ``:format:`` that writes a bulleted list.
+_, LIST_FORMAT = FORMATS
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A legacy note left as is, because rewriting it could change its meaning."""
+
+    line: int
+    message: str
+
+
+@dataclass
+class FoundNote:
+    """A note: a legacy one that is rewritten as a directive, or a directive
+    already there (*legacy_wording* None)."""
+
+    line: int
+    directive: str
+    #: The names of the operation it is on, the one to report first; empty
+    #: where migrate cannot tell.
+    operations: tuple[str, ...]
+    backend: str
+    affected_pass: str
+    #: A directive's options, as written.
+    options: dict[str, str] = field(default_factory=dict)
+    #: The wording set whose words a legacy note had.
+    legacy_wording: str | None = None
+    path: Path = Path()
+
+
+@dataclass
+class ListItem:
+    """An item of a hand-kept list: ``* :class:`torch.nn.AvgPool3d` when ...``."""
+
+    line: int
+    #: Its text, on one line (for reports).
+    text: str
+    #: The operation, fully qualified; "" when the item names none.
+    operation: str = ""
+    #: The text after "when" (whitespace collapsed; "" for an item without a
+    #: condition); None where that cannot be a note's ``:when:``.
+    condition: str | None = ""
+    #: Why there is no condition (a message).
+    problem: str = ""
+
+
+@dataclass
+class HandKeptList:
+    """One of the two lists of ``torch.use_deterministic_algorithms``' docstring,
+    as written by hand; *remainder*: the items kept after a list directive by
+    an earlier migration. Its *line* is its introduction's first ("The
+    following normally-nondeterministic operations..."), or the directive's."""
+
+    line: int
+    kind: str
+    items: list[ListItem]
+    remainder: bool = False
+    path: Path = Path()
+
+
+@dataclass
+class Plan:
+    """What the lists' migration changes in one file: the options each note
+    gets (by the note's line), and which items each hand-kept list keeps (by
+    the list's line: its items' lines)."""
+
+    options: dict[int, list[tuple[str, str]]] = field(default_factory=dict)
+    kept: dict[int, list[int]] = field(default_factory=dict)
+
+
+@dataclass
+class Migration:
+    """A file's text after migration, what was left as is, and the notes and
+    hand-kept lists found in it."""
+
+    text: str
+    notices: list[Notice] = field(default_factory=list)
+    notes: list[FoundNote] = field(default_factory=list)
+    lists: list[HandKeptList] = field(default_factory=list)
+    #: How many list directives filtered by ``:deterministic-algorithms:`` it has.
+    list_directives: int = 0
+    #: Where the lines of the file went in the new text, by line number (a
+    #: line replaced: the first of its replacement).
+    moved: dict[int, int] = field(default_factory=dict)
+
+    def add(self, other: Migration) -> None:
+        """Add what *other*, the migration of a part of this text, found."""
+        self.notices += other.notices
+        self.notes += other.notes
+        self.lists += other.lists
+        self.list_directives += other.list_directives
+        self.moved.update(other.moved)
+
+
+class ParseError(Exception):
+    """A file that cannot be read as reStructuredText or Python."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+        self.message = message

@@ -1,0 +1,272 @@
+"""The source files: found at or under the paths given (:func:`source_files`),
+read in their encoding (:func:`read_source`), migrated by their kind
+(:func:`migrate_source`), and written back in one step through
+:mod:`reprodocs.base.files`, as the same file to its users
+(:func:`write_atomically`)."""
+
+from __future__ import annotations
+
+import errno
+import io
+import os
+import stat
+import sys
+import tokenize
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import NamedTuple
+
+from reprodocs.base.files import replace_file
+from reprodocs.base.i18n import __
+from reprodocs.migrate.model import Migration, ParseError
+from reprodocs.migrate.owners import module_name
+from reprodocs.migrate.python import migrate_python
+from reprodocs.migrate.rewrite import rewrite_text, worth_reading
+from reprodocs.migrate.settings import DEFAULT_SETTINGS, Settings
+
+SUFFIXES = (".rst", ".py")
+
+#: What the name of a temporary file holds, between the name of the file whose
+#: new text it is and a random part: ``.functional.py.reprodocs-migrate.k3x9q_2a``.
+TEMPORARY_MARK = ".reprodocs-migrate."
+
+
+class Source(NamedTuple):
+    """A file found at or under the paths given: *problem* is why it cannot be
+    migrated; *not_followed* says what a symbolic link found in a directory, and
+    left alone, points to."""
+
+    path: Path
+    problem: str | None = None
+    not_followed: str | None = None
+
+
+def source_files(paths: Iterable[str]) -> Iterator[Source]:
+    """The ``.rst`` and ``.py`` files at or under *paths*, in order, each with
+    the reason it cannot be used, if any. Hidden directories and
+    ``__pycache__`` are not entered. In a directory, a symbolic link is not
+    followed: the file it points to is found where it is, if it is under one of
+    the directories given, or else the link is reported as not followed. A
+    symbolic link given as a path is followed."""
+    paths = list(paths)
+    roots = [os.path.realpath(name) for name in paths if os.path.isdir(name)]
+    for name in paths:
+        path = Path(name)
+        try:
+            mode = path.stat().st_mode
+        except FileNotFoundError:
+            yield Source(path, str(__("no such file or directory")))
+            continue
+        except OSError as error:
+            yield Source(path, error.strerror or str(error))
+            continue
+        if stat.S_ISDIR(mode):
+            yield from _walk(path, roots)
+        elif path.suffix not in SUFFIXES:
+            yield Source(path, str(__("not a .rst or .py file")))
+        elif not stat.S_ISREG(mode):
+            yield Source(path, "not a regular file")
+        else:
+            yield Source(path)
+
+
+def _skipped(name: str) -> bool:
+    """A directory the walk does not enter."""
+    return name.startswith(".") or name == "__pycache__"
+
+
+def _walked(target: str, roots: list[str], directory: bool) -> bool:
+    """The walk of one of the directories *roots* (real paths) reaches the
+    real path *target*, a directory or a file, on its own."""
+    for root in roots:
+        try:
+            relative = os.path.relpath(target, root)
+        except ValueError:  # on another drive
+            continue
+        if relative == os.curdir and directory:
+            return True
+        parts = relative.split(os.sep)
+        if parts[0] == os.pardir or relative == os.curdir:
+            continue
+        folders = parts if directory else parts[:-1]
+        if not any(_skipped(part) for part in folders) and (
+            directory or parts[-1].endswith(SUFFIXES)
+        ):
+            return True
+    return False
+
+
+def _walk(top: Path, roots: list[str]) -> Iterator[Source]:
+    errors: list[OSError] = []  # directories os.walk could not list
+    for directory, subdirectories, files in os.walk(top, onerror=errors.append):
+        yield from _unlisted(errors, Path(directory))
+        subdirectories[:] = sorted(d for d in subdirectories if not _skipped(d))
+        links = [d for d in subdirectories if os.path.islink(os.path.join(directory, d))]
+        for name in sorted([*links, *(f for f in files if f.endswith(SUFFIXES))]):
+            path = Path(directory, name)
+            try:
+                mode = path.lstat().st_mode
+            except OSError as error:
+                yield Source(path, error.strerror or str(error))
+                continue
+            if stat.S_ISLNK(mode):
+                target = os.path.realpath(path)
+                if not _walked(target, roots, os.path.isdir(target)):
+                    yield Source(path, not_followed=target)
+            elif not stat.S_ISREG(mode):
+                yield Source(path, "not a regular file")
+            else:
+                yield Source(path)
+    yield from _unlisted(errors, top)
+
+
+def _unlisted(errors: list[OSError], directory: Path) -> Iterator[Source]:
+    for error in errors:
+        yield Source(Path(error.filename or directory), error.strerror or str(error))
+    errors.clear()
+
+
+def read_source(path: Path) -> tuple[str, str]:
+    """A file's text (line endings untouched) and its encoding: a Python
+    file's declared one (PEP 263), UTF-8 for reStructuredText."""
+    data = path.read_bytes()
+    if path.suffix == ".py":
+        try:
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        except SyntaxError as error:
+            raise ParseError(error.lineno or 1, error.msg) from None
+    else:
+        encoding = "utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8"
+    try:
+        return data.decode(encoding), encoding
+    except UnicodeDecodeError as error:
+        raise ParseError(data.count(b"\n", 0, error.start) + 1, str(error)) from None
+
+
+def migrate_source(path: Path, text: str, settings: Settings = DEFAULT_SETTINGS) -> Migration:
+    """The migration of *text*, the file *path*'s. A file that may hold no
+    form migrate reads is not parsed: so a file this Python cannot parse
+    (newer syntax, say) is no error there."""
+    if not worth_reading(text):
+        return Migration(text)
+    if path.suffix == ".py":
+        module, package = module_name(path)
+        migration = migrate_python(text, settings, module, package)
+    else:
+        migration = rewrite_text(text, settings)
+    for note in migration.notes:
+        note.path = path
+    for found in migration.lists:
+        found.path = path
+    return migration
+
+
+def migrate_file(path: Path, settings: Settings = DEFAULT_SETTINGS) -> tuple[str, Migration, str]:
+    """A file's text, its migration, and its encoding."""
+    text, encoding = read_source(path)
+    return text, migrate_source(path, text, settings), encoding
+
+
+class NotRewritten(Exception):
+    """A file whose new text is not written, for a reason that is no error of
+    the system's (it is read-only, it has other names, ...): it is left as is."""
+
+
+def write_atomically(
+    path: Path, text: str, encoding: str, read: os.stat_result | None = None
+) -> None:
+    """Replace the content of *path* (of the file it links to, if a symbolic
+    link) in one step: readers see the old file or the new one, never a part.
+    The new file keeps the owner, group, mode and extended attributes.
+
+    Raise :class:`NotRewritten`, leaving the file as is, when it cannot stay
+    the same file to its users (read-only, hard links), cannot keep its
+    owner, or has changed since *read*, its stat when it was read.
+    """
+    target = Path(os.path.realpath(path))
+    status = os.stat(target)
+    if read is not None and _changed(read, status, metadata=False):
+        raise NotRewritten(__("it changed while it was being migrated (run migrate again)"))
+    _check_rewritable(target, status)
+
+    def keep_identity(temporary: str) -> None:
+        _keep_identity(temporary, status, target)
+        if _changed(status, os.stat(target), metadata=True):
+            raise NotRewritten(__("it changed while it was being migrated (run migrate again)"))
+
+    replace_file(target, text, encoding=encoding, mark=TEMPORARY_MARK, finish=keep_identity)
+
+
+def _changed(before: os.stat_result, after: os.stat_result, *, metadata: bool) -> bool:
+    """The file was replaced or written to between the two stats (with
+    *metadata*, also chmod-ed, chown-ed, ...)."""
+    fields = ["st_dev", "st_ino", "st_size", "st_mtime_ns"]
+    if metadata:
+        fields += ["st_ctime_ns", "st_mode", "st_uid", "st_gid", "st_nlink"]
+    return any(getattr(before, name) != getattr(after, name) for name in fields)
+
+
+def _check_rewritable(path: Path, status: os.stat_result) -> None:
+    """Raise :class:`NotRewritten` unless the file at *path* (stat *status*)
+    can be replaced with its new text and stay the same file to its users: a
+    regular file, writable, with no other name."""
+    if not stat.S_ISREG(status.st_mode):
+        raise NotRewritten(__("not a regular file"))
+    if not status.st_mode & 0o222:
+        raise NotRewritten(__("read-only (mode %04o)") % stat.S_IMODE(status.st_mode))
+    if not os.access(path, os.W_OK):
+        raise NotRewritten(__("no permission to write it"))
+    # The new file is made in the directory and renamed over the old: a
+    # directory without write permission (even for root, who may write it)
+    # says its files are not to be replaced.
+    directory = os.stat(path.parent)
+    if not directory.st_mode & 0o222:
+        message = __("its directory is read-only (mode %04o)")
+        raise NotRewritten(message % stat.S_IMODE(directory.st_mode))
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        raise NotRewritten(__("no permission to write in its directory"))
+    if status.st_nlink > 1:
+        raise NotRewritten(
+            __("it has %d hard links, whose other names would keep the old text") % status.st_nlink
+        )
+
+
+def _keep_identity(temporary: str, status: os.stat_result, original: Path) -> None:
+    """Give the new file *temporary* the owner, group, mode and extended
+    attributes (ACLs among them) of *original*, whose stat is *status*."""
+    if sys.platform != "win32":
+        new = os.stat(temporary)
+        if (new.st_uid, new.st_gid) != (status.st_uid, status.st_gid):
+            try:
+                os.chown(temporary, status.st_uid, status.st_gid)
+            except PermissionError:
+                raise NotRewritten(
+                    __(
+                        "its owner and group (uid %d, gid %d) cannot be given to a new "
+                        "file by this user"
+                    )
+                    % (status.st_uid, status.st_gid)
+                ) from None
+    os.chmod(temporary, stat.S_IMODE(status.st_mode))  # after chown, which clears set-id bits
+    if sys.platform == "linux":
+        _keep_extended_attributes(temporary, original)
+
+
+def _keep_extended_attributes(temporary: str, original: Path) -> None:
+    try:
+        names = os.listxattr(original)
+    except OSError as error:
+        if error.errno in (errno.ENOTSUP, errno.EOPNOTSUPP):
+            return
+        raise
+    for name in names:
+        value = os.getxattr(original, name)
+        try:
+            if os.getxattr(temporary, name) == value:
+                continue  # given to the new file already (an SELinux label, say)
+        except OSError:
+            pass
+        try:
+            os.setxattr(temporary, name, value)
+        except OSError:
+            raise NotRewritten(__("its extended attribute %s cannot be kept") % name) from None

@@ -1,0 +1,207 @@
+"""What the tests of migrate share (tests/test_migrate_*.py, one per module
+of reprodocs.migrate): the trees laid out as PyTorch lays them out
+(tests/migrate/pytorch-1.4, pytorch-2 and pytorch-2.13), running the command,
+building the docs before and after. A test module takes a fixture by
+naming it (``tree = migrate_support.tree``)."""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from sphinx.testing.util import SphinxTestApp
+
+from conftest import notes_in, parse_html, text_of
+from reprodocs.__main__ import main
+
+TREES = Path(__file__).parent / "migrate"
+
+
+@pytest.fixture
+def tree(tmp_path):
+    """A copy of a PyTorch-shaped tree ("pytorch-1.4" or "pytorch-2")."""
+
+    def copy(name: str, to: str = "pytorch") -> Path:
+        return Path(shutil.copytree(TREES / name, tmp_path / to))
+
+    return copy
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()
+    }
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    status = main(["migrate", *args])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def forget_torch() -> dict:
+    """Unload the torch package (the demo's, or a tree's) and return it."""
+    names = [name for name in sys.modules if name == "torch" or name.startswith("torch.")]
+    return {name: sys.modules.pop(name) for name in names}
+
+
+@pytest.fixture
+def build_html():
+    """Build a tree's docs/source (autodoc imports the tree's own torch
+    package, never one imported before), with no warning; return the
+    output directory."""
+    imported_before = forget_torch()
+
+    def build(root: Path, **confoverrides) -> Path:
+        forget_torch()
+        warnings = io.StringIO()  # app.warning is Sphinx 7.3 on
+        # Each build's global state undone before the next one starts
+        # (make_app would undo both at the end, in an order Sphinx 7.2 gets wrong).
+        app = SphinxTestApp(
+            "html",
+            srcdir=root / "docs/source",
+            freshenv=True,
+            confoverrides=confoverrides,
+            status=io.StringIO(),
+            warning=warnings,
+        )
+        try:
+            app.build()
+        finally:
+            app.cleanup()
+        assert warnings.getvalue() == ""
+        return Path(app.outdir)
+
+    yield build
+    forget_torch()
+    sys.modules.update(imported_before)
+
+
+@pytest.fixture
+def build_docs(build_html):
+    """Build a tree's docs/source; return what the HTML pages say of each
+    object: its notes, {object id: [(text, link targets), ...]}, and the
+    rest of its description, {object id: text}."""
+
+    def build(root: Path, **confoverrides) -> tuple[dict, dict]:
+        outdir = build_html(root, **confoverrides)
+        notes: dict[str, list[tuple[str, list[str]]]] = {}
+        prose: dict[str, str] = {}
+        for page in sorted(outdir.glob("*.html")):
+            soup = parse_html(page)
+            for note in notes_in(soup):
+                description = note.find_parent("dd")
+                # A note on no description: the page's.
+                key = description.find_previous_sibling("dt")["id"] if description else page.name
+                paragraphs = note.find_all("p")[1:]  # after the title, "Note"
+                text = " ".join(text_of(p) for p in paragraphs)
+                notes.setdefault(key, []).append((text, [a["href"] for a in note.find_all("a")]))
+                note.decompose()
+            for term in soup.select("dl > dt[id]"):
+                prose[term["id"]] = text_of(term.find_next_sibling("dd"))
+        return notes, prose
+
+    return build
+
+
+REPRODUCIBILITY_LINK = ["notes/randomness.html"]
+
+
+#: The tree of the lists of torch.use_deterministic_algorithms: its
+#: docstring's two lists, notes as placeholders in _torch_docs.py,
+#: _tensor_docs.py, nn/functional.py and nn/modules/conv.py, an include and
+#: two directives already there in docs/source.
+LISTS = "pytorch-2.13"
+
+
+MIGRATED_INIT = """\
+    The following normally-nondeterministic operations will act
+    deterministically when ``mode=True``:
+
+        .. nondeterministic-ops::
+           :format: list
+           :deterministic-algorithms: deterministic
+
+        * :class:`torch.nn.ConvTranspose1d` when called on CUDA tensor
+        * :func:`torch.Tensor.put_` with ``accumulate=True`` when called on a CPU
+          tensor
+        * :func:`torch.index_add` when called on CUDA tensor
+
+    The following normally-nondeterministic operations will throw a
+    :class:`RuntimeError` when ``mode=True``:
+
+        .. nondeterministic-ops::
+           :format: list
+           :deterministic-algorithms: raises
+
+        * :class:`torch.nn.CTCLoss` when attempting to differentiate a CUDA tensor
+        * :meth:`torch.Tensor.put_` when ``accumulate=False``
+        * :func:`torch.histc` when called on a CUDA tensor
+        * :func:`torch.bincount` when called on a CUDA tensor and ``weights``
+          tensor is given
+        * :func:`torch.median` with indices output when called on a CUDA tensor
+
+    Note that deterministic operations"""
+
+
+LIST_REPORTS = [
+    (
+        "torch/__init__.py:{33}: the list of operations that act deterministically: "
+        "items from notes: 2, kept by hand: 3 (of 5)"
+    ),
+    (
+        "torch/__init__.py:{37}: torch.nn.ConvTranspose1d has no note: "
+        "the item stays in the list, kept by hand"
+    ),
+    (
+        "torch/__init__.py:{38}: torch.Tensor.put_ has a note, but its condition does not begin "
+        "with “when”: the item stays in the list, kept by hand"
+    ),
+    "torch/__init__.py:{41}: torch.index_add has no note: the item stays in the list, kept by hand",
+    (
+        "torch/__init__.py:{43}: the list of operations that throw a RuntimeError: "
+        "items from notes: 5, kept by hand: 5 (of 10)"
+    ),
+    "torch/__init__.py:{54}: torch.nn.CTCLoss has no note: the item stays in the list, kept by hand",
+    (
+        "torch/__init__.py:{55}: torch.Tensor.put_ has no note left that fits its condition, another "
+        "item has it (cuda-deterministic): the item stays in the list, kept by hand"
+    ),
+    "torch/__init__.py:{58}: torch.histc has no note: the item stays in the list, kept by hand",
+    (
+        "torch/__init__.py:{59}: torch.bincount has no note that fits its condition (its notes: "
+        "cuda-deterministic-backward): the item stays in the list, kept by hand"
+    ),
+    "torch/__init__.py:{62}: torch.median has no note: the item stays in the list, kept by hand",
+    (
+        "torch/_tensor_docs.py:{20}: in neither list: the cuda-deterministic note of "
+        "torch.Tensor.index_add_"
+    ),
+    (
+        "torch/_torch_docs.py:{26}: in neither list: the cuda-deterministic-backward note of "
+        "torch.bincount"
+    ),
+    (
+        "torch/nn/functional.py:{15}: in neither list: the cudnn-deterministic note of "
+        "torch.nn.functional.conv1d"
+    ),
+    (
+        "torch/nn/functional.py:{26}: in neither list: the cudnn-deterministic note of "
+        "torch.nn.functional.ctc_loss"
+    ),
+    (
+        "torch/nn/functional.py:{29}: in neither list: the cuda-deterministic-backward note of "
+        "torch.nn.functional.ctc_loss"
+    ),
+]
+
+
+def reports(lines: dict[int, int] | None = None) -> list[str]:
+    return [
+        re.sub(r"\{(\d+)\}", lambda m: str((lines or {}).get(int(m[1]), int(m[1]))), line)
+        for line in LIST_REPORTS
+    ]
