@@ -1,0 +1,196 @@
+"""The registry's entries beyond a note (issue 31): ``nondeterministic-entry``
+renders nothing where it stands, a registry file's entries (TOML), aliases
+and the name a list uses, "with" conditions, several devices or any, cases
+as a nested list, alerts. The entries are items of torch 2.13.0's lists."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from sphinx.util.console import strip_colors
+
+from conftest import exported_index, notes_in, parse_html, text_of
+
+
+@pytest.fixture
+def entries_project(rootdir, tmp_path) -> Path:
+    srcdir = tmp_path / "src"
+    shutil.copytree(rootdir / "test-entries", srcdir)
+    return srcdir
+
+
+@pytest.fixture
+def build_entries(make_app, entries_project):
+    def build(**confoverrides):
+        app = make_app("html", srcdir=entries_project, freshenv=True, confoverrides=confoverrides)
+        app.build()
+        return app
+
+    return build
+
+
+def list_items(app, index: int) -> list[tuple[str, list[str], list[str]]]:
+    """The items of the page's *index*-th list: words, links, nested cases."""
+    soup = parse_html(Path(app.outdir, "lists.html"))
+    bullets = soup.select("ul.nondeterministic-ops")[index]
+    return [
+        (
+            " ".join(item.p.get_text().split()),
+            [a["href"] for a in item.p.find_all("a")],
+            [text_of(case) for case in item.select("ul li")],
+        )
+        for item in bullets.find_all("li", recursive=False)
+    ]
+
+
+def warnings_of(app) -> list[str]:
+    return [line for line in strip_colors(app.warning.getvalue()).splitlines() if line]
+
+
+def test_the_lists_read_as_pytorch_s(build_entries):
+    app = build_entries()
+    assert warnings_of(app) == []
+    assert list_items(app, 0) == [
+        ("torch.Tensor.index_copy() when called on a CPU or CUDA tensor",
+         ["ops.html#torch.Tensor.index_copy"], []),
+        ("torch.Tensor.index_put() with accumulate=False", ["ops.html#torch.Tensor.index_put"], []),
+        ("torch.index_add() when called on CUDA tensor", ["ops.html#torch.index_add"], []),
+    ]  # fmt: skip
+    assert list_items(app, 1) == [
+        ("torch.Tensor.resize_() when called with a quantized tensor",
+         ["ops.html#torch.Tensor.resize_"], []),
+        ("torch.median() with indices output when called on a CUDA tensor",
+         ["ops.html#torch.median"], []),
+        ("torch.nn.MaxUnpool1d", ["ops.html#torch.nn.MaxUnpool1d"], []),
+        ("torch.nn.functional.interpolate() when attempting to differentiate a CUDA tensor and "
+         "one of the following modes is used:", ["ops.html#torch.nn.functional.interpolate"],
+         ["linear", "bilinear", "bicubic", "trilinear"]),
+    ]  # fmt: skip
+
+
+def test_an_entry_renders_nothing_where_it_stands(build_entries):
+    app = build_entries()
+    soup = parse_html(Path(app.outdir, "ops.html"))
+    # The one note of the page is index_add_'s; the entries add nothing.
+    assert len(notes_in(soup)) == 1
+    median = soup.find(id="torch.median").find_next_sibling("dd")
+    assert [text_of(p) for p in median.find_all("p")] == [
+        "Returns the median of the values in input."
+    ]
+
+
+def test_the_table_shows_every_entry_with_its_alerts(build_entries):
+    app = build_entries()
+    table = parse_html(Path(app.outdir, "lists.html")).select("table.nondeterministic-ops")[0]
+    headings = [text_of(th) for th in table.select("thead th")]
+    assert headings[-1] == "Alerts"
+    rows = {
+        text_of(row.td): [text_of(cell) for cell in row.find_all("td")]
+        for row in table.select("tbody tr")
+    }
+    assert rows["torch.median"][1:3] == ["CUDA", "both"]
+    assert rows["torch.median"][-1] == "median CUDA with indices output"
+    assert rows["torch.Tensor.index_copy"][1] == "CPU, CUDA"
+    assert rows["torch.Tensor.index_put"][1] == "any"
+    assert rows["torch.Tensor.index_put"][-2] == "acts deterministically with accumulate=False"
+    assert rows["torch.Tensor.index_add_"][-1] == ""
+
+
+def test_the_json_carries_the_registry_s_fields(build_entries):
+    app = build_entries()
+    operations = {op["name"]: op for op in exported_index(app.outdir)["operations"]}
+    assert operations["torch.Tensor.index_add_"]["aliases"] == ["torch.index_add"]
+    assert operations["torch.Tensor.index_add_"]["listed_as"] == "torch.index_add"
+    assert operations["torch.Tensor.index_add_"]["renders"] is True
+    median = operations["torch.median"]
+    assert (median["directive"], median["renders"]) == ("nondeterministic-entry", False)
+    assert (median["with"], median["when"]) == ("indices output", "called on a CUDA tensor")
+    assert median["alerts"] == ["median CUDA with indices output"]
+    interpolate = operations["torch.nn.functional.interpolate"]
+    assert interpolate["cases"] == ["``linear``", "``bilinear``", "``bicubic``", "``trilinear``"]
+    resize = operations["torch.Tensor.resize_"]
+    assert (resize["docname"], resize["uri"]) == (None, "ops.html#torch.Tensor.resize_")
+
+
+def test_the_drift_check_knows_an_operation_by_its_aliases(build_entries):
+    known = ["torch.index_add", "torch.median", "torch.nn.MaxUnpool1d",
+             "torch.nn.functional.interpolate", "torch.Tensor.index_copy",
+             "torch.Tensor.index_put", "torch.Tensor.resize_"]  # fmt: skip
+    assert warnings_of(build_entries(reprodocs_known_ops=known)) == []
+
+
+@pytest.mark.parametrize(
+    ("entry", "warning"),
+    [
+        (
+            ":aliases: torch.median",
+            "nondeterministic-entry: the alias torch.median is the operation of the entry in ops "
+            "(line 11)",
+        ),
+        (
+            ":aliases: torch.index_add",
+            "nondeterministic-entry: the alias torch.index_add is already claimed by "
+            "torch.Tensor.index_add_ in ops (line 38)",
+        ),
+    ],
+)
+def test_a_name_two_operations_claim_is_a_located_warning(
+    build_entries, entries_project, entry, warning
+):
+    ops = entries_project / "ops.rst"
+    text = ops.read_text(encoding="utf-8")
+    ops.write_text(
+        text.replace(":backend: cpu, CUDA\n", f":backend: cpu, CUDA\n      {entry}\n"),
+        encoding="utf-8",
+    )
+    [line] = warnings_of(build_entries())
+    assert line.startswith(f"{ops}:")
+    assert warning in line
+    assert line.endswith("[reprodocs.alias]")
+
+
+@pytest.mark.parametrize(
+    ("toml", "warning"),
+    [
+        ("[[entry]\n", "registry.toml: WARNING: not TOML: "),
+        ('[[entry]]\nop = "x"\nmode = "raises"\n', "registry.toml:1: WARNING: unknown option 'mode'"),
+        ('[[entry]]\nop = "x"\npass = "sideways"\n', 'registry.toml:1: WARNING: pass: "sideways" unknown'),
+        ('[[entry]]\nop = ""\n', "registry.toml:1: WARNING: an entry must name its operation (op)"),
+    ],
+)  # fmt: skip
+def test_a_bad_registry_file_is_a_located_warning(build_entries, entries_project, toml, warning):
+    (entries_project / "registry.toml").write_text(toml, encoding="utf-8")
+    lines = warnings_of(build_entries())
+    assert len(lines) == 1, lines
+    assert lines[0].startswith(str(entries_project / warning.partition(":")[0]))
+    assert warning.partition(":")[2].split(" WARNING: ")[1] in lines[0]
+
+
+def test_a_wrong_setting_is_a_located_warning(build_entries):
+    [line] = warnings_of(build_entries(reprodocs_registry_file=3))
+    assert "reprodocs_registry_file" in line
+
+
+def test_editing_the_registry_file_rewrites_the_lists_only(make_app, entries_project):
+    app = make_app("html", srcdir=entries_project)
+    app.build()
+    before = {p.name: p.stat().st_mtime_ns for p in Path(app.outdir).glob("*.html")}
+    registry = entries_project / "registry.toml"
+    registry.write_text(
+        registry.read_text().replace("quantized tensor", "quantized CPU tensor"), encoding="utf-8"
+    )
+    app = make_app("html", srcdir=entries_project)
+    app.build()
+    after = {p.name: p.stat().st_mtime_ns for p in Path(app.outdir).glob("*.html")}
+    assert {name for name in after if after[name] != before[name]} == {"lists.html"}
+    assert ("torch.Tensor.resize_() when called with a quantized CPU tensor",
+            ["ops.html#torch.Tensor.resize_"], []) in list_items(app, 1)  # fmt: skip
+
+
+def test_w_fails_on_a_bad_entry(make_app, entries_project):
+    (entries_project / "registry.toml").write_text("[[entry]]\nop = ''\n", encoding="utf-8")
+    app = make_app("html", srcdir=entries_project, warningiserror=True)
+    with pytest.raises(Exception, match="an entry must name its operation"):
+        app.build()
