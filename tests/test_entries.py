@@ -64,8 +64,8 @@ def test_the_lists_read_as_pytorch_s(build_entries):
         ("torch.median() with indices output when called on a CUDA tensor",
          ["ops.html#torch.median"], []),
         ("torch.nn.MaxUnpool1d", ["ops.html#torch.nn.MaxUnpool1d"], []),
-        ("torch.nn.functional.interpolate() when attempting to differentiate a CUDA tensor and "
-         "one of the following modes is used:", ["ops.html#torch.nn.functional.interpolate"],
+        (("torch.nn.functional.interpolate() when attempting to differentiate a CUDA tensor and "
+         "one of the following modes is used:"), ["ops.html#torch.nn.functional.interpolate"],
          ["linear", "bilinear", "bicubic", "trilinear"]),
     ]  # fmt: skip
 
@@ -126,13 +126,17 @@ def test_the_drift_check_knows_an_operation_by_its_aliases(build_entries):
     [
         (
             ":aliases: torch.median",
-            "nondeterministic-entry: the alias torch.median is the operation of the entry in ops "
-            "(line 11)",
+            (
+                "nondeterministic-entry: the alias torch.median is the operation of the entry in ops "
+                "(line 11)"
+            ),
         ),
         (
             ":aliases: torch.index_add",
-            "nondeterministic-entry: the alias torch.index_add is already claimed by "
-            "torch.Tensor.index_add_ in ops (line 38)",
+            (
+                "nondeterministic-entry: the alias torch.index_add is already claimed by "
+                "torch.Tensor.index_add_ in ops (line 38)"
+            ),
         ),
     ],
 )
