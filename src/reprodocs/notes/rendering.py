@@ -144,12 +144,11 @@ def reusable(parsed: list[nodes.Node]) -> bool:
 
 def placed(top: nodes.Node, directive: SphinxDirective, source: str, line: int) -> nodes.Node:
     """*top*, every element located at *source*, *line* (so that later
-    warnings, an unknown document say, point at the note) in the
-    directive's page; a cross-reference's page is that page too."""
-    for node in top.findall():
-        node.document = directive.state.document
-        if isinstance(node, nodes.Element):
-            node.source, node.line = source, line
+    warnings, an unknown document say, point at the note); a
+    cross-reference's page is the directive's. A copy of a kept parse is in
+    no document until it joins the page's."""
+    for node in top.findall(nodes.Element):
+        node.source, node.line = source, line
         if isinstance(node, addnodes.pending_xref) and "refdoc" in node:
             node["refdoc"] = directive.env.docname
     return top
