@@ -5,8 +5,10 @@ line), the object description around it, and reStructuredText parsed at
 the directive whatever the page's parser.
 
 Where only a private or undocumented API of docutils, Sphinx or MyST
-gives what is needed, the use says so; ``tests/test_parsing.py`` tests
-each on every supported Sphinx, in reStructuredText and MyST pages.
+gives what is needed, the use says so. ``tests/test_parsing.py`` (where a
+note is written, the text after its name, the wording in MyST) and
+``tests/test_directives.py`` (the operation a note is on, in autodoc
+output too) test each, on every supported Sphinx line.
 """
 
 from __future__ import annotations
