@@ -68,35 +68,38 @@ class NondeterministicDirective(SphinxDirective):
             wording=self.chosen_wording(options.get("wording", "")),
         )
         domain = notes_domain(self.env)
-        if earlier := domain.add_note(note):
-            if earlier.place == note.place:
-                warn(
-                    "duplicate",
-                    __("%s: %s already carries this note (line %d)"),
-                    self.name,
-                    note.operation or __("this page"),
-                    earlier.line,
-                    location=note.location,
-                )
-            else:  # one of them is in an included file or a docstring
-                warn(
-                    "duplicate",
-                    __("%s: %s already carries this note (in %s, line %d)"),
-                    self.name,
-                    note.operation or __("this page"),
-                    earlier.place,
-                    earlier.line,
-                    location=note.location,
-                )
-
         admonition = nodes.note()
         self.set_source_info(admonition)
-        if not earlier:  # its place among the page's notes, for reprodocs.notes.conditions
+        if earlier := domain.add_note(note):
+            self.warn_duplicate(note, earlier)
+        else:  # its place among the page's notes, for reprodocs.notes.conditions
             admonition[MARK] = len(domain.notes_by_doc[note.docname]) - 1
         admonition += self.wording_nodes(note, options.get("alternative", ""), (source, line))
         if self.content:
             admonition += parse_content(self, self.content, self.content_offset)
         return [admonition]
+
+    def warn_duplicate(self, note: Note, earlier: Note) -> None:
+        """Warn that *note* repeats *earlier*, a note of the same page."""
+        if earlier.place == note.place:
+            warn(
+                "duplicate",
+                __("%s: %s already carries this note (line %d)"),
+                self.name,
+                note.operation or __("this page"),
+                earlier.line,
+                location=note.location,
+            )
+        else:  # one of them is in an included file or a docstring
+            warn(
+                "duplicate",
+                __("%s: %s already carries this note (in %s, line %d)"),
+                self.name,
+                note.operation or __("this page"),
+                earlier.place,
+                earlier.line,
+                location=note.location,
+            )
 
     def condition(self, when: str) -> str:
         """``:when:`` without a leading word "when", which the note's sentence
