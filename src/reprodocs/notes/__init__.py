@@ -25,6 +25,7 @@ from reprodocs.notes.nondeterministic_ops import (
     publish,
     reported_with_the_note,
 )
+from reprodocs.notes.rendering import forget_wording
 from reprodocs.notes.rereading import reread_when_wording_changes
 from reprodocs.notes.wording import (
     DEFAULT_REPRODUCIBILITY_DOC,
@@ -59,6 +60,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     )
     app.connect("builder-inited", choose_wording)
     app.connect("env-get-outdated", reread_when_wording_changes)
+    app.connect("env-before-read-docs", forget_wording)
     app.connect("env-updated", check_reproducibility_doc)
 
     # The notes
