@@ -5,8 +5,10 @@ Generates two N-page sites (see :mod:`sites`) into ``bench/_work/``, then
 times ``python -m sphinx -b dummy -E -q -j 1 SRC OUT`` on each in fresh
 subprocesses: one untimed warm-up per variant, then the variants alternate
 (ABAB...) so that drift on the machine hits both alike. Prints a Markdown
-table of per-variant median and minimum wall times and the ratio
-directive/handwritten. It reports; it never asserts on time. ::
+table of per-variant median and minimum wall times and the ratios
+directive/handwritten; the goal (``docs/performance.rst``) is on the
+ratio of the least wall times of 5 runs. It reports; it never asserts on
+time. ::
 
     python bench/read_phase.py                # N=400, 5 runs per variant
     python bench/read_phase.py -n 100 -r 3 --json bench/_work/read_phase.json
@@ -54,6 +56,7 @@ def run(n: int, repeats: int) -> dict:
             "median": statistics.median(wall),
             "min": min(wall),
             "cpu_median": statistics.median(cpu),
+            "cpu_min": min(cpu),
             "runs": list(wall),
             "cpu_runs": list(cpu),
         }
@@ -62,7 +65,7 @@ def run(n: int, repeats: int) -> dict:
         "n": n,
         "repeats": repeats,
         "variants": stats,
-        "ratio": {k: measured[k] / baseline[k] for k in ("median", "min", "cpu_median")},
+        "ratio": {k: measured[k] / baseline[k] for k in ("median", "min", "cpu_median", "cpu_min")},
         "python": platform.python_version(),
         "sphinx": sphinx.__version__,
         "platform": platform.platform(),
@@ -72,19 +75,21 @@ def run(n: int, repeats: int) -> dict:
 def markdown(results: dict) -> str:
     """The results as a Markdown table followed by the ratio line."""
     lines = [
-        "| variant | N | median wall s | min wall s | median CPU s |",
-        "|---|---:|---:|---:|---:|",
+        "| variant | N | median wall s | min wall s | median CPU s | min CPU s |",
+        "|---|---:|---:|---:|---:|---:|",
     ]
     for v, s in results["variants"].items():
         lines.append(
-            f"| {v} | {results['n']} | {s['median']:.3f} | {s['min']:.3f} | {s['cpu_median']:.3f} |"
+            f"| {v} | {results['n']} | {s['median']:.3f} | {s['min']:.3f} "
+            f"| {s['cpu_median']:.3f} | {s['cpu_min']:.3f} |"
         )
     ratio = results["ratio"]
     lines += [
         "",
         (
-            f"Ratio {VARIANTS[0]}/{VARIANTS[1]}: median CPU {ratio['cpu_median']:.3f}, "
-            f"median wall {ratio['median']:.3f}, min wall {ratio['min']:.3f} "
+            f"Ratio {VARIANTS[0]}/{VARIANTS[1]}: min wall {ratio['min']:.3f} (the goal's), "
+            f"min CPU {ratio['cpu_min']:.3f}, median CPU {ratio['cpu_median']:.3f}, "
+            f"median wall {ratio['median']:.3f} "
             f"({results['repeats']} runs each, "
             f"Python {results['python']}, Sphinx {results['sphinx']})."
         ),
@@ -100,8 +105,8 @@ def main(argv: list[str] | None = None) -> int:
         "-r",
         "--repeats",
         type=int,
-        default=7,
-        help="timed runs per variant (default 7)",
+        default=5,
+        help="timed runs per variant (default 5)",
     )
     parser.add_argument("--json", type=Path, metavar="PATH", help="also save the results here")
     args = parser.parse_args(argv)

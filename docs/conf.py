@@ -38,7 +38,7 @@ exclude_patterns = ["examples"]
 
 # The notes on the directive pages link to the page holding this site's index
 # of nondeterministic operations.
-reprodocs_reproducibility_doc = "index-table"
+reprodocs_reproducibility_doc = "nondeterministic-ops"
 
 # The drift check runs on every build of this site: each example operation
 # carries a note, and each note is on one of these.

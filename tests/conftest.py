@@ -224,6 +224,26 @@ def build_notes(make_app, notes_project):
     return build
 
 
+@pytest.fixture
+def registry_project(rootdir, tmp_path) -> Path:
+    """A copy of the registry test root (notes saying what deterministic
+    mode does, and the lists of them), for tests that edit it."""
+    shutil.copytree(rootdir / "test-registry", tmp_path / "src")
+    return tmp_path / "src"
+
+
+@pytest.fixture
+def build_registry(make_app, registry_project):
+    """Build the copy of the registry test root from scratch, as build_notes."""
+
+    def build(builder: str = "html", **confoverrides):
+        app = make_app(builder, srcdir=registry_project, freshenv=True, confoverrides=confoverrides)
+        app.build()
+        return app
+
+    return build
+
+
 def parse_html(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "lxml")
 
@@ -235,6 +255,33 @@ def text_of(element) -> str:
 
 def notes_in(soup: BeautifulSoup) -> list:
     return soup.select("div.admonition.note")
+
+
+def note_paragraph(note):
+    """The note's first paragraph after its title: its wording."""
+    return note.select("p")[1]
+
+
+def note_wording(note) -> str:
+    """The note's wording as a reader sees it."""
+    return " ".join(note_paragraph(note).get_text().split())
+
+
+def lists(soup) -> list:
+    """The ``nondeterministic-ops`` lists of a page."""
+    return soup.select("ul.nondeterministic-ops")
+
+
+def items(bullet_list) -> list[str]:
+    """The list's items as a reader sees them."""
+    return [
+        " ".join(item.get_text().split()) for item in bullet_list.find_all("li", recursive=False)
+    ]
+
+
+def html_mtimes(outdir: Path) -> dict[str, int]:
+    """When each HTML page of *outdir* was written."""
+    return {str(p.relative_to(outdir)): p.stat().st_mtime_ns for p in outdir.rglob("*.html")}
 
 
 RANDOMNESS_RST = "Reproducibility\n===============\n\nSeeds and flags.\n"

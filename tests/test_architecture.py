@@ -92,7 +92,6 @@ OVER_LIMITS: dict[str, str] = {
     "function:reprodocs.navigation.pydata:page_sidebar": "the same",
     "function:reprodocs.navigation.pydata:page_header": "the same",
     "module:reprodocs.navigation.toctree": "the same",
-    "class:reprodocs.notes.directives:NondeterministicDirective": "the same",
 }
 
 
@@ -204,3 +203,35 @@ def test_directive_names_are_spelled_in_the_vocabulary_only(module):
 
 #: The modules layout step 2 (issue 34) is moving to the vocabulary.
 STILL_SPELLING_DIRECTIVES = {"reprodocs.notes.nondeterministic_ops"}
+
+
+#: Test names the navigation's tests still share, each between these two
+#: files alone; the navigation's own layout step renames them (then these
+#: entries go). Any other name shared fails.
+SHARED_UNTIL_RENAMED = {
+    "test_pages_are_byte_identical_with_the_extension": [
+        "test_navigation_furo.py",
+        "test_navigation_themes.py",
+    ],
+    "test_pages_written_by_parallel_processes_are_the_theme_s": [
+        "test_navigation_pydata.py",
+        "test_navigation_pytorch_sphinx_theme2.py",
+    ],
+}
+
+
+def test_no_two_test_functions_share_a_name():
+    """A test is named by its function alone in ``-k``, reports and the
+    docs, and a second function of one name in a file replaces the first."""
+    tests = Path(__file__).parent
+    files_by_name: dict[str, list[str]] = {}
+    for path in sorted(tests.rglob("test_*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith(
+                "test"
+            ):
+                files_by_name.setdefault(node.name, []).append(str(path.relative_to(tests)))
+    shared = {name: files for name, files in files_by_name.items() if len(files) > 1}
+    assert {
+        name: files for name, files in shared.items() if SHARED_UNTIL_RENAMED.get(name) != files
+    } == {}

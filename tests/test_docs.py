@@ -29,7 +29,7 @@ def test_every_note_directive_is_rendered_on_the_directives_page(docs_html):
     assert len(notes) == len(operations)
     # Each links to the page reprodocs_reproducibility_doc names, a real page.
     assert {note.select_one("p:not(.admonition-title) a")["href"] for note in notes} == {
-        "index-table.html"
+        "nondeterministic-ops.html"
     }
 
 
@@ -60,13 +60,13 @@ def test_every_directive_and_option_is_documented(docs_html):
         if directive != NOTE_DIRECTIVE:  # a preset links each option it takes
             links = {a["href"] for a in section.find_all("a", href=True)}
             assert {f"#option-{option}" for option in note_options(directive)} <= links
-    options_table = parse_html(docs_html / "index-table.html").select("table")[1]
+    options_table = parse_html(docs_html / "nondeterministic-ops.html").select("table")[1]
     documented = {code.get_text() for code in options_table.select("tbody tr td:first-child code")}
     assert documented == {f":{option}:" for option in LIST_OPTIONS}
 
 
 def test_the_index_page_shows_the_live_tables(docs_html):
-    soup = parse_html(docs_html / "index-table.html")
+    soup = parse_html(docs_html / "nondeterministic-ops.html")
     every, backward, *_ = soup.select("table.nondeterministic-ops")
     operations = exported_index(docs_html)["operations"]
     assert len(every.select("tbody tr")) == len(operations)

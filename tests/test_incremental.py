@@ -13,7 +13,7 @@ import sphinx
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import exported_index, parse_html
+from conftest import exported_index, html_mtimes, parse_html
 
 DIRECTIVES = ["cuda-deterministic-backward", "cuda-deterministic", "cudnn-deterministic"]
 PAGES = ["alpha", "beta", "gamma", "delta"]
@@ -137,10 +137,6 @@ def project(tmp_path) -> Path:
             page_source(name, f"{name.title()} ops", ["cudnn-deterministic"], [])
         )
     return srcdir
-
-
-def html_mtimes(outdir: Path) -> dict[str, int]:
-    return {str(p.relative_to(outdir)): p.stat().st_mtime_ns for p in outdir.rglob("*.html")}
 
 
 def rewritten_by(make_app, srcdir: Path, change) -> tuple[set[str], bool]:

@@ -7,7 +7,12 @@ import pytest
 from sphinx.cmd.build import build_main
 from sphinx.util.console import strip_colors
 
-from conftest import notes_in, parse_html, write_page_project
+from conftest import (
+    note_wording,
+    notes_in,
+    parse_html,
+    write_page_project,
+)
 from reprodocs.notes.wording import join_wide_sentences
 
 #: PyTorch 2.x's notes as torch/_torch_docs.py writes them (reproducibility_notes).
@@ -28,11 +33,6 @@ PYTORCH_2_NOTES = {
         ":doc:`/notes/randomness` for more information."
     ),
 }
-
-
-def wording_of(note) -> str:
-    """The note's first paragraph after its title, as a reader sees it."""
-    return " ".join(note.select("p")[1].get_text().split())
 
 
 @pytest.mark.parametrize("directive", PYTORCH_2_NOTES)
@@ -99,7 +99,7 @@ def test_miopen_is_worded_as_cudnn_its_cuda_counterpart(build_page, wording, sen
     )
     assert app.warning.getvalue() == ""
     (note,) = notes_in(parse_html(app.outdir / "index.html"))
-    assert wording_of(note).startswith(sentence + ALGORITHM_ADVICE + " ")
+    assert note_wording(note).startswith(sentence + ALGORITHM_ADVICE + " ")
 
 
 @pytest.mark.parametrize(("options", "sentence"), OTHER_NOTES.values(), ids=OTHER_NOTES.keys())
@@ -110,7 +110,7 @@ def test_pytorch_2_set_words_other_backends_in_the_same_voice(build_page, option
     )
     assert app.warning.getvalue() == ""
     (note,) = notes_in(parse_html(app.outdir / "index.html"))
-    assert wording_of(note) == (
+    assert note_wording(note) == (
         f"{sentence} See Reproducibility for more information. "
         "A deterministic alternative is torch.sort first."
     )
@@ -121,7 +121,7 @@ def test_pytorch_2_set_in_zh_cn(build_notes):
     app = build_notes(reprodocs_wording="pytorch-2", language="zh_CN")
     assert app.warning.getvalue() == ""
     note = notes_in(parse_html(app.outdir / "index.html"))[0]
-    assert wording_of(note) == (
+    assert note_wording(note) == (
         "当输入张量位于 CUDA 设备上时，该操作可能产生非确定性的梯度。"
         "更多信息请参阅 Reproducibility。"
     )
@@ -163,7 +163,7 @@ def test_project_note_template_wins_over_the_set(make_app, rootdir, tmp_path):
     )
     app.build()
     (note,) = notes_in(parse_html(app.outdir / "index.html"))
-    assert wording_of(note) == "Our own wording on CUDA (backward), see Reproducibility."
+    assert note_wording(note) == "Our own wording on CUDA (backward), see Reproducibility."
 
 
 def test_a_project_can_add_a_set(make_app, tmp_path):
@@ -178,7 +178,7 @@ def test_a_project_can_add_a_set(make_app, tmp_path):
     app.build()
     assert app.warning.getvalue() == ""
     (note,) = notes_in(parse_html(app.outdir / "index.html"))
-    assert wording_of(note) == "Nondeterministic on CUDA (forward): Reproducibility."
+    assert note_wording(note) == "Nondeterministic on CUDA (forward): Reproducibility."
 
 
 def test_unknown_set_is_a_warning_at_its_line_in_conf_py(make_app, tmp_path):
@@ -195,7 +195,7 @@ def test_unknown_set_is_a_warning_at_its_line_in_conf_py(make_app, tmp_path):
     assert warnings.count("WARNING") == 1
     # The build went on, with the default set.
     (note,) = notes_in(parse_html(app.outdir / "index.html"))
-    assert wording_of(note).startswith("When using the CUDA backend")
+    assert note_wording(note).startswith("When using the CUDA backend")
 
 
 def test_unknown_set_fails_a_build_with_W_without_traceback(build_page, tmp_path, capsys):
@@ -207,3 +207,175 @@ def test_unknown_set_fails_a_build_with_W_without_traceback(build_page, tmp_path
     stderr = strip_colors(capsys.readouterr().err)
     assert "WARNING: reprodocs_wording: there is no wording set 'pytorch-3'" in stderr
     assert "Traceback" not in stderr
+
+
+# What deterministic mode does, and when, in both sets
+
+
+#: (options, the sentence pytorch-1.4 and pytorch-2 add, its zh_CN)
+SENTENCES = {
+    "raises, when": (
+        ":deterministic-algorithms: raises\n   :when: ``accumulate=True`` and called on a CUDA tensor",
+        (
+            "When accumulate=True and called on a CUDA tensor, this operation will throw a "
+            "RuntimeError if torch.use_deterministic_algorithms(True) is set."
+        ),
+        (
+            "当 accumulate=True and called on a CUDA tensor 时，如果设置了 "
+            "torch.use_deterministic_algorithms(True)，该操作将抛出 RuntimeError。"
+        ),
+    ),
+    "raises": (
+        ":deterministic-algorithms: raises",
+        (
+            "If torch.use_deterministic_algorithms(True) is set, this operation will throw a "
+            "RuntimeError when called."
+        ),
+        "如果设置了 torch.use_deterministic_algorithms(True)，调用该操作时将抛出 RuntimeError。",
+    ),
+    "deterministic, when": (
+        ":deterministic-algorithms: Deterministic\n   :when: called on a CUDA tensor",
+        (
+            "When called on a CUDA tensor, this operation will act deterministically if "
+            "torch.use_deterministic_algorithms(True) is set."
+        ),
+        (
+            "当 called on a CUDA tensor 时，如果设置了 torch.use_deterministic_algorithms(True)，"
+            "该操作将以确定性方式运行。"
+        ),
+    ),
+    "deterministic": (
+        ":deterministic-algorithms: deterministic",
+        (
+            "If torch.use_deterministic_algorithms(True) is set, this operation will act "
+            "deterministically."
+        ),
+        "如果设置了 torch.use_deterministic_algorithms(True)，该操作将以确定性方式运行。",
+    ),
+    "when": (
+        ":when: ``mode='max'``",
+        "This is the case when mode='max'.",
+        "这种情况发生在 mode='max' 时。",
+    ),
+}
+
+#: The sentences of a CUDA forward note before and after the added one.
+AROUND = {
+    "pytorch-1.4": (
+        (
+            "When using the CUDA backend, this operation may induce nondeterministic behaviour "
+            "that is not easily switched off."
+        ),
+        "Please see the notes on Reproducibility for background.",
+    ),
+    "pytorch-2": (
+        "This operation may behave nondeterministically when given tensors on a CUDA device.",
+        "See Reproducibility for more information.",
+    ),
+    "pytorch-1.4 zh_CN": (
+        "使用 CUDA 后端时，该操作可能产生不易关闭的非确定性行为。",
+        "背景信息请参阅 Reproducibility 说明。",
+    ),
+    "pytorch-2 zh_CN": (
+        "当输入张量位于 CUDA 设备上时，该操作的行为可能是非确定性的。",
+        "更多信息请参阅 Reproducibility。",
+    ),
+}
+
+
+@pytest.mark.parametrize("wording_set", ["pytorch-1.4", "pytorch-2"])
+@pytest.mark.parametrize(("options", "sentence", "zh_cn"), SENTENCES.values(), ids=SENTENCES.keys())
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_the_note_says_it_in_both_sets(build_page, wording_set, options, sentence, zh_cn, language):
+    app = build_page(
+        f".. cuda-deterministic::\n   {options}\n",
+        confoverrides={"reprodocs_wording": wording_set, "language": language, "nitpicky": True},
+    )
+    assert app.warning.getvalue() == ""
+    (note,) = notes_in(parse_html(app.outdir / "index.html"))
+    key = wording_set if language == "en" else f"{wording_set} zh_CN"
+    before, after = AROUND[key]
+    if language == "en":
+        assert note_wording(note) == f"{before} {sentence} {after}"
+    else:  # Chinese sentences take no space between them
+        assert note_wording(note) == before + zh_cn + after
+    # PyTorch's words: a RuntimeError is Python's class (resolved quietly, as
+    # a built-in), the switch a literal.
+    if "RuntimeError" in sentence:
+        assert note.find("code", string="RuntimeError")["class"][:3] == ["xref", "py", "py-class"]
+    if "use_deterministic_algorithms" in sentence:
+        literal = note.find("code", string=lambda s: s and "use_deterministic" in s)
+        assert "literal" in literal["class"]
+
+
+# A wording per note
+
+
+MIXED = (
+    ".. py:function:: torch.bincount(input)\n\n"
+    "   .. cuda-deterministic::\n\n"
+    ".. py:function:: torch.histc(input)\n\n"
+    "   .. cuda-deterministic::\n"
+    "      :wording: pytorch-1.4\n\n"
+    ".. py:function:: torch.cumsum(input)\n\n"
+    "   .. cuda-deterministic::\n"
+    "      :wording: pytorch-2\n"
+)
+
+
+@pytest.mark.parametrize("site", ["pytorch-1.4", "pytorch-2"])
+def test_each_note_keeps_its_wording_on_a_mixed_site(build_page, site):
+    app = build_page(MIXED, confoverrides={"reprodocs_wording": site})
+    assert app.warning.getvalue() == ""
+    bincount, histc, cumsum = (
+        note_wording(note) for note in notes_in(parse_html(app.outdir / "index.html"))
+    )
+    assert histc == " ".join(AROUND["pytorch-1.4"][:1] + AROUND["pytorch-1.4"][1:])
+    assert cumsum == " ".join(AROUND["pytorch-2"])
+    assert bincount == " ".join(AROUND[site])
+    assert {note.operation: note.wording for note in app.env.get_domain("reprodocs").notes()} == {
+        "torch.bincount": "",
+        "torch.histc": "pytorch-1.4",
+        "torch.cumsum": "pytorch-2",
+    }
+
+
+def test_a_notes_wording_wins_over_the_projects_note_template(make_app, tmp_path):
+    srcdir = write_page_project(tmp_path / "src", MIXED)
+    (srcdir / "_templates" / "reprodocs").mkdir(parents=True)
+    (srcdir / "_templates" / "reprodocs" / "note.rst").write_text("Ours on {{ backend }}.\n")
+    with (srcdir / "conf.py").open("a") as conf:
+        conf.write('templates_path = ["_templates"]\n')
+    app = make_app("html", srcdir=srcdir, freshenv=True)
+    app.build()
+    assert app.warning.getvalue() == ""
+    bincount, histc, cumsum = (
+        note_wording(note) for note in notes_in(parse_html(app.outdir / "index.html"))
+    )
+    assert bincount == "Ours on CUDA."
+    assert histc == " ".join(AROUND["pytorch-1.4"])
+    assert cumsum == " ".join(AROUND["pytorch-2"])
+
+
+def test_editing_a_set_a_note_names_rewords_it(make_app, tmp_path):
+    # The site's set is pytorch-1.4; one note names pytorch-2, which the
+    # project replaces: editing that template re-reads the noted page.
+    srcdir = write_page_project(tmp_path / "src", MIXED)
+    sets = srcdir / "_templates" / "reprodocs" / "wording"
+    sets.mkdir(parents=True)
+    (sets / "pytorch-2.rst").write_text("Version one on {{ backend }}.\n")
+    with (srcdir / "conf.py").open("a") as conf:
+        conf.write('templates_path = ["_templates"]\n')
+    first = make_app("html", srcdir=srcdir)
+    first.build()
+    assert (
+        note_wording(notes_in(parse_html(first.outdir / "index.html"))[2]) == "Version one on CUDA."
+    )
+    first.cleanup()
+    (sets / "pytorch-2.rst").write_text("Version two on {{ backend }}.\n")
+    again = make_app("html", srcdir=srcdir)
+    again.build()
+    assert again.warning.getvalue() == ""
+    bincount, _, cumsum = notes_in(parse_html(again.outdir / "index.html"))
+    assert note_wording(cumsum) == "Version two on CUDA."
+    assert note_wording(bincount).startswith("When using the CUDA backend")

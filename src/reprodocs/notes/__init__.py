@@ -26,6 +26,7 @@ from reprodocs.notes.nondeterministic_ops import (
 from reprodocs.notes.nondeterministic_ops_render import RenderIndex, reported_with_the_note
 from reprodocs.notes.registry_file import SETTING as REGISTRY_FILE
 from reprodocs.notes.registry_file import load_registry_file
+from reprodocs.notes.rendering import forget_wording
 from reprodocs.notes.rereading import reread_when_wording_changes
 from reprodocs.notes.wording import (
     DEFAULT_REPRODUCIBILITY_DOC,
@@ -60,6 +61,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     )
     app.connect("builder-inited", choose_wording)
     app.connect("env-get-outdated", reread_when_wording_changes)
+    app.connect("env-before-read-docs", forget_wording)
     app.connect("env-updated", check_reproducibility_doc)
 
     # The notes

@@ -5,13 +5,18 @@ from __future__ import annotations
 import pytest
 from sphinx.util.console import strip_colors
 
-from conftest import BACKWARD_TEXT, notes_in, parse_html, text_of
+from conftest import (
+    BACKWARD_TEXT,
+    items,
+    lists,
+    note_paragraph,
+    note_wording,
+    notes_in,
+    parse_html,
+    text_of,
+    write_page_project,
+)
 from reprodocs.notes.domain import Note
-
-
-def note_paragraph(note):
-    """The note's first paragraph after its title: the wording."""
-    return note.select("p")[1]
 
 
 @pytest.mark.sphinx("html", testroot="notes", freshenv=True)
@@ -184,37 +189,161 @@ def test_notes_in_autodoc_docstrings(app):
     }
 
 
-@pytest.mark.sphinx("html", testroot="myst", freshenv=True)
-def test_notes_in_myst_pages_are_worded_in_rst(app):
-    app.build()
-    assert app.warning.getvalue() == ""
-    soup = parse_html(app.outdir / "index.html")
-    forward, page_level = notes_in(soup)
-    assert text_of(note_paragraph(forward)).startswith(
-        "When using the CUDA backend, this operation may induce nondeterministic behaviour that"
+# The options that say what deterministic mode does, and when
+
+
+def test_the_condition_is_inline_restructuredtext(build_page):
+    app = build_page(
+        ".. py:function:: torch.put(index)\n\n"
+        "   .. nondeterministic::\n"
+        "      :deterministic-algorithms: raises\n"
+        "      :when: *index* has repeats and :func:`torch.put` is called\n"
     )
-    # The :doc: role was parsed as reStructuredText, not left as Markdown text.
-    assert note_paragraph(forward).find("a")["href"] == "notes/randomness.html"
-    assert ":doc:" not in forward.get_text()
-    # The directive's own content is the host's Markdown.
-    assert page_level.find("strong").get_text() == "Markdown"
-    operations = {
-        (n.operation, n.backend, n.affected_pass) for n in app.env.get_domain("reprodocs").notes()
-    }
-    assert operations == {
-        ("torch.bincount", "CUDA", "forward"),
-        ("torch.nn.functional.pad", "ROCm", "backward"),
-    }
+    assert app.warning.getvalue() == ""
+    (note,) = notes_in(parse_html(app.outdir / "index.html"))
+    assert note.find("em").get_text() == "index"
+    assert note.find("a", href="#torch.put").get_text() == "torch.put()"
+    assert "When index has repeats and torch.put() is called, this operation" in note_wording(note)
 
 
-@pytest.mark.sphinx(
-    "html",
-    testroot="myst",
-    freshenv=True,
-    confoverrides={"reprodocs_reproducibility_doc": "notes/missing"},
+def test_template_variables_stay_escaped(build_page):
+    # Only :when: and :alternative: are reStructuredText; the rest is text.
+    app = build_page(
+        ".. nondeterministic::\n"
+        "   :backend: *CUDA*\n"
+        "   :op: torch.`x`\n"
+        "   :deterministic-algorithms: raises\n"
+        "   :when: ``<script>``\n"
+    )
+    assert app.warning.getvalue() == ""
+    (note,) = notes_in(parse_html(app.outdir / "index.html"))
+    assert "When using the *CUDA* backend" in note_wording(note)
+    assert note.find("code", string="<script>")
+    assert not note.find("script")
+
+
+# Validation
+
+
+#: (body, the directive and line the located error or warning names, text in it)
+INVALID = {
+    "deterministic-algorithms": (
+        ".. nondeterministic::\n   :deterministic-algorithms: sometimes\n",
+        "nondeterministic",
+        8,
+        'invalid option value: (option: "deterministic-algorithms"',
+    ),
+    "empty when": (".. cuda-deterministic::\n   :when:\n", "cuda-deterministic", 8, "when"),
+    "empty wording": (
+        ".. cudnn-deterministic::\n   :wording:\n",
+        "cudnn-deterministic",
+        8,
+        "wording",
+    ),
+    "list format": (
+        ".. nondeterministic-ops::\n   :format: grid\n",
+        "nondeterministic-ops",
+        8,
+        'invalid option value: (option: "format"',
+    ),
+    "list filter": (
+        ".. nondeterministic-ops::\n   :deterministic-algorithms: maybe\n",
+        "nondeterministic-ops",
+        8,
+        'invalid option value: (option: "deterministic-algorithms"',
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("body", "directive", "line", "text"), INVALID.values(), ids=INVALID.keys()
 )
-def test_messages_from_the_wording_in_myst_are_located_at_the_directive(app):
-    app.build()
+def test_invalid_values_are_located_errors(build_page, body, directive, line, text):
+    app = build_page(body)
     warnings = strip_colors(app.warning.getvalue())
-    assert "index.md:11: WARNING: unknown document: '/notes/missing'" in warnings
-    assert "index.md:15: WARNING: unknown document: '/notes/missing'" in warnings
+    assert "Traceback" not in warnings
+    located = f'{app.srcdir / "index.rst"}:{line}: ERROR: Error in "{directive}" directive'
+    assert located in warnings, warnings
+    assert text in warnings
+    assert (app.outdir / "index.html").is_file()
+
+
+def test_a_wording_naming_no_set_is_a_located_warning(build_page):
+    app = build_page(
+        ".. cuda-deterministic::\n   :wording: pytorch-3\n   :when: called on a CUDA tensor\n",
+        confoverrides={"reprodocs_wording": "pytorch-2"},
+    )
+    warnings = strip_colors(app.warning.getvalue())
+    assert (
+        f"{app.srcdir / 'index.rst'}:8: WARNING: cuda-deterministic: :wording: pytorch-3 names "
+        "no wording set (the sets are pytorch-1.4, pytorch-2); using the site's"
+    ) in warnings
+    assert warnings.count("WARNING") == 1
+    # The site's wording is used, and the note is kept with its other options.
+    (note,) = notes_in(parse_html(app.outdir / "index.html"))
+    assert note_wording(note).startswith("This operation may behave nondeterministically")
+    (kept,) = app.env.get_domain("reprodocs").notes()
+    assert (kept.wording, kept.when) == ("", "called on a CUDA tensor")
+    app.cleanup()  # the next app registers Sphinx's nodes again, without warnings
+    silenced = {"suppress_warnings": ["reprodocs.wording"]}
+    app = build_page(".. cuda-deterministic::\n   :wording: pytorch-3\n", confoverrides=silenced)
+    assert app.warning.getvalue() == ""
+
+
+@pytest.mark.parametrize("word", ["when", "When"])
+def test_a_condition_starting_with_when_is_a_located_warning(build_page, word):
+    app = build_page(
+        ".. py:function:: torch.histc(input)\n\n"
+        "   .. cuda-deterministic::\n"
+        "      :deterministic-algorithms: raises\n"
+        f"      :when: {word} called on a CUDA tensor\n\n"
+        ".. nondeterministic-ops::\n   :format: list\n"
+    )
+    warnings = strip_colors(app.warning.getvalue())
+    assert (
+        f"{app.srcdir / 'index.rst'}:10: WARNING: cuda-deterministic: :when: {word} called on a "
+        'CUDA tensor starts with "when", which the note adds; it is dropped'
+    ) in warnings
+    assert warnings.count("WARNING") == 1
+    # The word is dropped: the note, the list and the index read as without it.
+    (note,) = notes_in(parse_html(app.outdir / "index.html"))
+    assert "When called on a CUDA tensor, this operation will throw" in note_wording(note)
+    (raises,) = lists(parse_html(app.outdir / "index.html"))
+    assert items(raises) == ["torch.histc() when called on a CUDA tensor"]
+    (kept,) = app.env.get_domain("reprodocs").notes()
+    assert kept.when == "called on a CUDA tensor"
+    app.cleanup()  # the next app registers Sphinx's nodes again, without warnings
+    silenced = {"suppress_warnings": ["reprodocs.when"]}
+    app = build_page(".. cuda-deterministic::\n   :when: when called\n", confoverrides=silenced)
+    assert app.warning.getvalue() == ""
+
+
+def test_a_condition_only_starting_like_when_is_kept(build_page):
+    app = build_page(
+        ".. cuda-deterministic::\n   :op: torch.histc\n   :when: whenever it is called\n\n"
+        ".. cuda-deterministic::\n   :op: torch.bincount\n   :when: when\n"
+    )
+    assert app.warning.getvalue() == ""
+    assert [note.when for note in app.env.get_domain("reprodocs").notes()] == [
+        "whenever it is called",
+        "when",
+    ]
+
+
+def test_a_wording_naming_no_set_in_a_docstring_points_there(make_app, tmp_path):
+    srcdir = write_page_project(tmp_path / "src", ".. autofunction:: regmod.histc\n")
+    (srcdir / "regmod.py").write_text(
+        'def histc(input):\n    """Histogram.\n\n    .. cuda-deterministic::\n'
+        '       :wording: pytorch-3\n    """\n'
+    )
+    (srcdir / "conf.py").write_text(
+        'import sys\nsys.path.insert(0, \'.\')\nextensions = ["sphinx.ext.autodoc", "reprodocs"]\n'
+    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.syspath_prepend(str(srcdir))
+        app = make_app("html", srcdir=srcdir, freshenv=True)
+        app.build()
+    warnings = strip_colors(app.warning.getvalue())
+    assert f"{srcdir / 'regmod.py'}:docstring of regmod.histc:3: WARNING: cuda-deterministic: " in (
+        warnings
+    )

@@ -12,7 +12,13 @@ import re
 import pytest
 from sphinx.util.console import strip_colors
 
-from conftest import exported_index, notes_in, parse_html, text_of
+from conftest import (
+    exported_index,
+    note_paragraph,
+    notes_in,
+    parse_html,
+    text_of,
+)
 from reprodocs.notes.domain import Note
 
 #: reprodocs' message for text after a directive's name.
@@ -201,3 +207,42 @@ def test_myst_text_after_the_name_warns_and_is_dropped(app):
         Note("torch.fenced", "cudnn-deterministic", "cuDNN", "both", "index", 16),
         Note("", "nondeterministic", "ROCm", "forward", "index", 20),
     ]
+
+
+# reStructuredText parsed in a MyST page
+
+
+@pytest.mark.sphinx("html", testroot="myst", freshenv=True)
+def test_notes_in_myst_pages_are_worded_in_rst(app):
+    app.build()
+    assert app.warning.getvalue() == ""
+    soup = parse_html(app.outdir / "index.html")
+    forward, page_level = notes_in(soup)
+    assert text_of(note_paragraph(forward)).startswith(
+        "When using the CUDA backend, this operation may induce nondeterministic behaviour that"
+    )
+    # The :doc: role was parsed as reStructuredText, not left as Markdown text.
+    assert note_paragraph(forward).find("a")["href"] == "notes/randomness.html"
+    assert ":doc:" not in forward.get_text()
+    # The directive's own content is the host's Markdown.
+    assert page_level.find("strong").get_text() == "Markdown"
+    operations = {
+        (n.operation, n.backend, n.affected_pass) for n in app.env.get_domain("reprodocs").notes()
+    }
+    assert operations == {
+        ("torch.bincount", "CUDA", "forward"),
+        ("torch.nn.functional.pad", "ROCm", "backward"),
+    }
+
+
+@pytest.mark.sphinx(
+    "html",
+    testroot="myst",
+    freshenv=True,
+    confoverrides={"reprodocs_reproducibility_doc": "notes/missing"},
+)
+def test_messages_from_the_wording_in_myst_are_located_at_the_directive(app):
+    app.build()
+    warnings = strip_colors(app.warning.getvalue())
+    assert "index.md:11: WARNING: unknown document: '/notes/missing'" in warnings
+    assert "index.md:15: WARNING: unknown document: '/notes/missing'" in warnings
