@@ -169,8 +169,10 @@ def vocabulary_words() -> set[str]:
 
     return {
         *vocabulary.NOTE_DIRECTIVES,
+        vocabulary.ENTRY_DIRECTIVE,
         vocabulary.LIST_DIRECTIVE,
         *(f":{option}:" for option in {*vocabulary.COMMON_OPTIONS, *vocabulary.LIST_OPTIONS}),
+        *(f":{option}:" for option in vocabulary.REGISTRY_OPTIONS),
         *(f":{option}:" for option in vocabulary.NOTE_ONLY_OPTIONS),
     }
 
@@ -197,12 +199,7 @@ def string_constants(tree: ast.AST) -> set[str]:
 @pytest.mark.parametrize("module", sorted(set(MODULES) - {"reprodocs.base.vocabulary"}))
 def test_directive_names_are_spelled_in_the_vocabulary_only(module):
     tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
-    if module not in STILL_SPELLING_DIRECTIVES:
-        assert not string_constants(tree) & vocabulary_words()
-
-
-#: The modules layout step 2 (issue 34) is moving to the vocabulary.
-STILL_SPELLING_DIRECTIVES = {"reprodocs.notes.nondeterministic_ops"}
+    assert not string_constants(tree) & vocabulary_words()
 
 
 #: Test names the navigation's tests still share, each between these two

@@ -11,7 +11,13 @@ import yaml
 
 import reprodocs
 from conftest import exported_index, notes_in, parse_html
-from reprodocs.base.vocabulary import LIST_OPTIONS, NOTE_DIRECTIVE, NOTE_DIRECTIVES, note_options
+from reprodocs.base.vocabulary import (
+    ENTRY_DIRECTIVE,
+    LIST_OPTIONS,
+    NOTE_DIRECTIVE,
+    NOTE_DIRECTIVES,
+    note_options,
+)
 from reprodocs.notes.directives import NOTE_DIRECTIVE_CLASSES
 from reprodocs.notes.domain import Note
 from reprodocs.notes.nondeterministic_ops import NondeterministicOpsDirective
@@ -36,9 +42,10 @@ def test_every_note_directive_is_rendered_on_the_directives_page(docs_html):
 def test_the_directives_take_the_vocabulary_s_options():
     for directive in NOTE_DIRECTIVE_CLASSES:
         assert tuple(directive.option_spec) == note_options(directive.directive_name)
-    assert {directive.directive_name for directive in NOTE_DIRECTIVE_CLASSES} == set(
-        NOTE_DIRECTIVES
-    )
+    assert {directive.directive_name for directive in NOTE_DIRECTIVE_CLASSES} == {
+        *NOTE_DIRECTIVES,
+        ENTRY_DIRECTIVE,
+    }
     assert tuple(NondeterministicOpsDirective.option_spec) == LIST_OPTIONS
 
 

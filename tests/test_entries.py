@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from sphinx.cmd.build import build_main
 from sphinx.util.console import strip_colors
 
 from conftest import exported_index, notes_in, parse_html, text_of
@@ -52,11 +53,12 @@ def warnings_of(app) -> list[str]:
 def test_the_lists_read_as_pytorch_s(build_entries):
     app = build_entries()
     assert warnings_of(app) == []
+    # In the table's order, by operation (index_add_ is listed as torch.index_add).
     assert list_items(app, 0) == [
+        ("torch.index_add() when called on CUDA tensor", ["ops.html#torch.index_add"], []),
         ("torch.Tensor.index_copy() when called on a CPU or CUDA tensor",
          ["ops.html#torch.Tensor.index_copy"], []),
         ("torch.Tensor.index_put() with accumulate=False", ["ops.html#torch.Tensor.index_put"], []),
-        ("torch.index_add() when called on CUDA tensor", ["ops.html#torch.index_add"], []),
     ]  # fmt: skip
     assert list_items(app, 1) == [
         ("torch.Tensor.resize_() when called with a quantized tensor",
@@ -172,29 +174,84 @@ def test_a_bad_registry_file_is_a_located_warning(build_entries, entries_project
     assert warning.partition(":")[2].split(" WARNING: ")[1] in lines[0]
 
 
-def test_a_wrong_setting_is_a_located_warning(build_entries):
+def test_a_wrong_registry_file_setting_is_a_located_warning(build_entries):
     [line] = warnings_of(build_entries(reprodocs_registry_file=3))
     assert "reprodocs_registry_file" in line
 
 
-def test_editing_the_registry_file_rewrites_the_lists_only(make_app, entries_project):
-    app = make_app("html", srcdir=entries_project)
+def rebuilt(make_app, srcdir: Path, change) -> set[str]:
+    """The pages an incremental build writes again after *change*."""
+    app = make_app("html", srcdir=srcdir)
     app.build()
     before = {p.name: p.stat().st_mtime_ns for p in Path(app.outdir).glob("*.html")}
-    registry = entries_project / "registry.toml"
-    registry.write_text(
-        registry.read_text().replace("quantized tensor", "quantized CPU tensor"), encoding="utf-8"
-    )
-    app = make_app("html", srcdir=entries_project)
+    change()
+    app = make_app("html", srcdir=srcdir)
     app.build()
     after = {p.name: p.stat().st_mtime_ns for p in Path(app.outdir).glob("*.html")}
-    assert {name for name in after if after[name] != before[name]} == {"lists.html"}
+    return {name for name in after if after[name] != before[name]}
+
+
+def test_editing_the_registry_file_rewrites_the_lists_only(make_app, entries_project):
+    every_build = rebuilt(make_app, entries_project, lambda: None)  # genindex, search
+    registry = entries_project / "registry.toml"
+    edited = registry.read_text().replace("quantized tensor", "quantized CPU tensor")
+    rewritten = rebuilt(make_app, entries_project, lambda: registry.write_text(edited))
+    # The lists' page, and its toctree parent, which Sphinx writes with it.
+    assert rewritten == every_build | {"lists.html", "index.html"}
+    app = make_app("html", srcdir=entries_project)
     assert ("torch.Tensor.resize_() when called with a quantized CPU tensor",
             ["ops.html#torch.Tensor.resize_"], []) in list_items(app, 1)  # fmt: skip
 
 
-def test_w_fails_on_a_bad_entry(make_app, entries_project):
+def test_w_fails_on_a_bad_entry(entries_project, tmp_path):
     (entries_project / "registry.toml").write_text("[[entry]]\nop = ''\n", encoding="utf-8")
-    app = make_app("html", srcdir=entries_project, warningiserror=True)
-    with pytest.raises(Exception, match="an entry must name its operation"):
-        app.build()
+    arguments = ["-q", "-b", "html", str(entries_project)]
+    assert build_main([*arguments, str(tmp_path / "without")]) == 0
+    assert build_main(["-W", *arguments, str(tmp_path / "with")]) != 0
+
+
+@pytest.mark.parametrize("wording", ["pytorch-1.4", "pytorch-2"])
+@pytest.mark.parametrize(
+    ("options", "sentence"),
+    [
+        (
+            (
+                ":deterministic-algorithms: raises\n   :with: indices output\n"
+                "   :when: called on a CUDA tensor"
+            ),
+            (
+                "With indices output when called on a CUDA tensor, this operation will throw a "
+                "RuntimeError if torch.use_deterministic_algorithms(True) is set."
+            ),
+        ),
+        (
+            ":deterministic-algorithms: deterministic\n   :with: ``accumulate=False``",
+            (
+                "With accumulate=False, this operation will act deterministically if "
+                "torch.use_deterministic_algorithms(True) is set."
+            ),
+        ),
+        (
+            ":with: ``reduce='prod'``",
+            "This is the case with reduce='prod'.",
+        ),
+        (
+            (
+                ":deterministic-algorithms: raises\n   :when: one of the following modes is used:\n"
+                "   :cases: ``linear``, ``bicubic``"
+            ),
+            (
+                "When one of the following modes is used: linear, bicubic, this operation will "
+                "throw a RuntimeError if torch.use_deterministic_algorithms(True) is set."
+            ),
+        ),
+    ],
+)
+def test_a_note_s_sentence_says_its_item_s_condition(build_page, options, sentence, wording):
+    app = build_page(
+        f".. py:function:: torch.median(input)\n\n   .. nondeterministic::\n"
+        f"      :wording: {wording}\n      {options.replace(chr(10) + '   ', chr(10) + '      ')}\n"
+    )
+    assert warnings_of(app) == []
+    note = notes_in(parse_html(Path(app.outdir, "index.html")))[0]
+    assert sentence in " ".join(note.get_text().split())

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import jinja2
 from docutils import nodes
@@ -14,6 +14,7 @@ from reprodocs.base.vocabulary import (
     CUDA_DETERMINISTIC,
     CUDA_DETERMINISTIC_BACKWARD,
     CUDNN_DETERMINISTIC,
+    ENTRY_DIRECTIVE,
     NOTE_DIRECTIVE,
     NOTE_DIRECTIVES,
     Preset,
@@ -44,6 +45,8 @@ class NondeterministicDirective(SphinxDirective):
     has_content = True
     directive_name: ClassVar[str] = NOTE_DIRECTIVE
     option_spec: ClassVar[OptionSpec] = note_option_spec(NOTE_DIRECTIVE)
+    #: Whether the entry renders a note where it stands.
+    renders: ClassVar[bool] = True
 
     @property
     def preset(self) -> Preset:
@@ -51,11 +54,32 @@ class NondeterministicDirective(SphinxDirective):
         return NOTE_DIRECTIVES[self.directive_name]
 
     def run(self) -> list[nodes.Node]:
+        note, recorded, options = self.recorded_note()
+        admonition = nodes.note()
+        self.set_source_info(admonition)
+        if recorded:  # its place among the page's notes, for reprodocs.notes.conditions
+            admonition[MARK] = len(notes_domain(self.env).notes_by_doc[self.env.docname]) - 1
+        admonition += self.wording_nodes(note, options.get("alternative", ""), written_at(self))
+        if self.content:
+            admonition += parse_content(self, self.content, self.content_offset)
+        return [admonition]
+
+    def recorded_note(self) -> tuple[Note, bool, dict[str, Any]]:
+        """The directive's entry; whether it is recorded in the registry (not
+        where it repeats one of the page, which is warned about); its options."""
         self.drop_argument()
         preset = {"backend": self.preset.backend, "pass": self.preset.affected_pass}
         options = {**preset, **self.options}
+        note = self.note(options)
+        if earlier := notes_domain(self.env).add_note(note):
+            self.warn_duplicate(note, earlier)
+            return note, False, options
+        return note, True, options
+
+    def note(self, options: dict[str, Any]) -> Note:
+        """The entry the directive's *options* make."""
         source, line = written_at(self)
-        note = Note(
+        return Note(
             operation=options.get("op") or self.enclosing_operation(),
             directive=self.name,
             backend=options["backend"],
@@ -66,18 +90,13 @@ class NondeterministicDirective(SphinxDirective):
             deterministic_algorithms=options.get("deterministic-algorithms", ""),
             when=self.condition(options.get("when", "")),
             wording=self.chosen_wording(options.get("wording", "")),
+            aliases=options.get("aliases", ()),
+            listed_as=options.get("listed-as", ""),
+            with_condition=options.get("with", ""),
+            cases=options.get("cases", ()),
+            alerts=options.get("alert", ()),
+            renders=self.renders,
         )
-        domain = notes_domain(self.env)
-        admonition = nodes.note()
-        self.set_source_info(admonition)
-        if earlier := domain.add_note(note):
-            self.warn_duplicate(note, earlier)
-        else:  # its place among the page's notes, for reprodocs.notes.conditions
-            admonition[MARK] = len(domain.notes_by_doc[note.docname]) - 1
-        admonition += self.wording_nodes(note, options.get("alternative", ""), (source, line))
-        if self.content:
-            admonition += parse_content(self, self.content, self.content_offset)
-        return [admonition]
 
     def warn_duplicate(self, note: Note, earlier: Note) -> None:
         """Warn that *note* repeats *earlier*, a note of the same page."""
@@ -184,7 +203,8 @@ class NondeterministicDirective(SphinxDirective):
             "reproducibility": f":doc:`/{templates.reproducibility_doc}`",
             "alternative": alternative,
             "deterministic_algorithms": note.deterministic_algorithms,
-            "when": note.when,
+            "when": with_cases(note.when, note.cases),
+            "with_condition": note.with_condition,
         }
         try:
             lines = rendered_lines(self.env, template_name, values)
@@ -203,6 +223,14 @@ class NondeterministicDirective(SphinxDirective):
         return parsed_wording(
             self, lines, source, line or 1
         )  # unknown: the wording needs some line
+
+
+def with_cases(when: str, cases: tuple[str, ...]) -> str:
+    """``:when:`` followed by its cases, as a note's sentence names them (a
+    list shows them as a nested list): "… is used: ``linear``, ``bicubic``"."""
+    if not (when and cases):
+        return when
+    return f"{when}{' ' if when.endswith(':') else ', '}{', '.join(cases)}"
 
 
 class PresetDirective(NondeterministicDirective):
@@ -230,10 +258,31 @@ class CudnnDeterministic(PresetDirective):
     directive_name: ClassVar[str] = CUDNN_DETERMINISTIC
 
 
-#: Every note directive's class.
+class NondeterministicEntry(NondeterministicDirective):
+    """``.. nondeterministic-entry::`` -- an entry of the registry that renders
+    nothing where it stands: for an operation whose documentation carries no
+    note, listed, tabled, exported and checked as a note is."""
+
+    has_content = False
+    directive_name: ClassVar[str] = ENTRY_DIRECTIVE
+    option_spec: ClassVar[OptionSpec] = note_option_spec(ENTRY_DIRECTIVE)
+    renders: ClassVar[bool] = False
+
+    @property
+    def preset(self) -> Preset:
+        """The general directive's backend and pass."""
+        return NOTE_DIRECTIVES[NOTE_DIRECTIVE]
+
+    def run(self) -> list[nodes.Node]:
+        self.recorded_note()
+        return []
+
+
+#: Every directive recording an entry of the registry, the notes' first.
 NOTE_DIRECTIVE_CLASSES = (
     NondeterministicDirective,
     CudaDeterministicBackward,
     CudaDeterministic,
     CudnnDeterministic,
+    NondeterministicEntry,
 )

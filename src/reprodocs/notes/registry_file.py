@@ -109,13 +109,17 @@ def read_entry(table: object, line: int, problems: list[tuple[int, str]]) -> Fil
             continue
         text = option_text(key, value)
         if text is None:
-            several = __(", or an array of strings") if key in SEVERAL_VALUES else ""
-            problems.append((line, __("%s must be a string%s") % (key, several)))
+            message = (
+                __("%s must be a string, or an array of strings")
+                if key in SEVERAL_VALUES
+                else __("%s must be a string")
+            )
+            problems.append((line, message % key))
             continue
         try:
             options[key] = CONVERTERS.get(key, single_line)(text)
         except ValueError as error:
-            problems.append((line, __("%s: %s") % (key, error)))
+            problems.append((line, f"{key}: {error}"))
     if not options.get("op"):
         problems.append((line, __("an entry must name its operation (op)")))
         return None
