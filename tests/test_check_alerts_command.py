@@ -384,3 +384,17 @@ def test_directories_skip_hidden_folders_and_other_files(tree):
     }  # fmt: skip
     assert os.sep.join(files[0].parts[:1]) == "aten"
     assert Path(files[0]).is_file()
+
+
+def test_a_binary_file_and_links_in_the_tree(tree, capsys):
+    """A binary file is read as bytes (a name in it still counts); a link
+    to a folder is not followed (a loop stays one); a looping file link
+    cannot be read, and says so."""
+    (tree / "aten" / "kernel.so.cpp").write_bytes(b"\x7fELF\x00\xff\xfe" * 1000)
+    (tree / "aten" / "loop").symlink_to(tree / "aten")
+    (tree / "aten" / "self.cpp").symlink_to(tree / "aten" / "self.cpp")
+    status, out, err = check(capsys, "aten", "--registry", ".")
+    assert status == 2
+    assert err == "aten/self.cpp: cannot read it: Too many levels of symbolic links\n"
+    assert "Traceback" not in out + err
+    assert "in 5 files" in out.splitlines()[-1]  # aten/loop/ not scanned again
