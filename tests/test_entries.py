@@ -154,7 +154,8 @@ def test_a_name_two_operations_claim_is_a_located_warning(
     [line] = warnings_of(build_entries())
     assert line.startswith(f"{ops}:")
     assert warning in line
-    assert line.endswith("[reprodocs.alias]")
+    suppressed = build_entries(suppress_warnings=["reprodocs.alias"])
+    assert [line for line in warnings_of(suppressed) if "alias" in line] == []
 
 
 @pytest.mark.parametrize(
@@ -192,12 +193,12 @@ def rebuilt(make_app, srcdir: Path, change) -> set[str]:
 
 
 def test_editing_the_registry_file_rewrites_the_lists_only(make_app, entries_project):
-    every_build = rebuilt(make_app, entries_project, lambda: None)  # genindex, search
     registry = entries_project / "registry.toml"
     edited = registry.read_text().replace("quantized tensor", "quantized CPU tensor")
     rewritten = rebuilt(make_app, entries_project, lambda: registry.write_text(edited))
-    # The lists' page, and its toctree parent, which Sphinx writes with it.
-    assert rewritten == every_build | {"lists.html", "index.html"}
+    # The lists' page, and its toctree parent, which Sphinx writes with it
+    # (and the index and search pages, which it writes whenever it writes one).
+    assert rewritten - {"genindex.html", "search.html"} == {"lists.html", "index.html"}
     app = make_app("html", srcdir=entries_project)
     assert ("torch.Tensor.resize_() when called with a quantized CPU tensor",
             ["ops.html#torch.Tensor.resize_"], []) in list_items(app, 1)  # fmt: skip

@@ -8,7 +8,9 @@ source, the registry, the configuration) cannot be read."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import runpy
 import sys
 import time
 import tomllib
@@ -198,15 +200,17 @@ def read_rules(path: Path | None) -> list[Ignore]:
 
 
 def conf_setting(path: Path) -> Any:
-    """conf.py's ignore rules, read as sphinx-build reads conf.py."""
-    from sphinx.config import eval_config_file
-    from sphinx.errors import ConfigError as SphinxConfigError
+    """conf.py's ignore rules: conf.py run as sphinx-build runs it (in its
+    folder, with ``tags``), an error in it said in one line."""
     from sphinx.util.tags import Tags
 
+    path.read_bytes()  # one that cannot be read is said so (OSError, by read_rules)
     try:
-        return eval_config_file(path, Tags()).get(CONF_SETTING, [])
-    except SphinxConfigError as error:
-        raise ConfigError(f"{path}: {error}") from None
+        with contextlib.chdir(path.resolve().parent):
+            namespace = runpy.run_path(str(path.resolve()), init_globals={"tags": Tags()})
+    except (Exception, SystemExit) as error:  # noqa: BLE001 -- conf.py may raise anything
+        raise ConfigError(f"{path}: {type(error).__name__}: {error}") from None
+    return namespace.get(CONF_SETTING, [])
 
 
 def rules(value: Any, where: str) -> list[Ignore]:
