@@ -24,7 +24,9 @@ from hypothesis import strategies as st
 
 from conftest import pytorch_sphinx_theme2_settings
 from reprodocs.base.state import build_state
-from reprodocs.navigation import pydata
+from reprodocs.navigation import pydata, pydata_sidebar
+from reprodocs.navigation.outcomes import Outcomes
+from reprodocs.navigation.pydata_header import PydataHeaders
 from test_navigation_trees import sites
 
 
@@ -64,8 +66,8 @@ def served(monkeypatch) -> dict[str, int]:
     import pydata_sphinx_theme.toctree as theme_toctree
 
     counts = {"linear": 0, "theme": 0}
-    monkeypatch.setattr(pydata, "SELF_CHECK", False)
-    html = pydata._SidebarPage.html
+    monkeypatch.setattr(Outcomes, "due", lambda self, key: False)
+    html = pydata_sidebar.SidebarPage.html
 
     def linear(self, maxdepth):
         counts["linear"] += 1
@@ -77,7 +79,7 @@ def served(monkeypatch) -> dict[str, int]:
         counts["theme"] += 1
         return resolve(*args, **kwargs)
 
-    monkeypatch.setattr(pydata._SidebarPage, "html", linear)
+    monkeypatch.setattr(pydata_sidebar.SidebarPage, "html", linear)
     monkeypatch.setattr(theme_toctree, "get_nonroot_toctree", theme)
     return counts
 
@@ -218,7 +220,7 @@ def test_self_check_gives_the_theme_s_own_sidebar_on_a_difference(
     """Broken on purpose, the extension's sidebar differs from the theme's on
     the first page of each section: the theme's own is used there and on the
     section's other pages, and the log says so."""
-    monkeypatch.setattr(pydata, "_quoted", lambda href: f'"{href} "')
+    monkeypatch.setattr(pydata_sidebar, "quoted", lambda href: f'"{href} "')
     without, with_extension, app = compare(make_app, rootdir, tmp_path, "html", pydata_settings({}))
     assert "differs from the theme's own" in app.status.getvalue()
     assert_same(with_extension, without)
@@ -259,7 +261,8 @@ def test_a_second_build_forgets_the_sections(make_app, rootdir, tmp_path, monkey
     the theme's, which must not be the first build's). (Only the sidebars
     are compared: pydata-sphinx-theme adds a script per page to the
     application, so the second build's pages hold the first one's too.)"""
-    monkeypatch.setattr(pydata, "SELF_CHECK", self_check)
+    if not self_check:
+        monkeypatch.setattr(Outcomes, "due", lambda self, key: False)
     srcdir = tmp_path / "src"
     shutil.copytree(rootdir / ROOT, srcdir)
     settings = {**pydata_settings({}), "extensions": ["reprodocs.navigation"]}
@@ -324,9 +327,9 @@ def test_header_links_are_the_theme_s_written_once_per_directory_and_section(
     pages = count_headers(app, priority=515)
     app.build()
     assert_same(written(app.outdir), without)
-    state = build_state(app.env, pydata.PydataSidebars)
-    assert theme["theme"] == len(state.headers) + len(state.headers_compared)
-    assert len(state.headers_compared) >= 5  # so many keys had a second page
+    state = build_state(app.env, PydataHeaders)
+    assert theme["theme"] == len(state.headers) + len(state.compared)
+    assert len(state.compared) >= 5  # so many keys had a second page
     assert theme["theme"] < pages["theme"] - 5
     assert "header links" not in app.status.getvalue()
 
@@ -368,7 +371,7 @@ def test_addresses_are_quoted_as_beautifulsoup_writes_them(href):
     from bs4 import BeautifulSoup
 
     tag = BeautifulSoup("", "html.parser").new_tag("a", attrs={"href": href})
-    assert f"<a href={pydata._quoted(href)}></a>" == str(tag)
+    assert f"<a href={pydata_sidebar.quoted(href)}></a>" == str(tag)
 
 
 # -- Generated trees, every option, page by page -----------------------------------------
@@ -440,7 +443,7 @@ def uncached_theme(monkeypatch) -> None:
     only the current page's marks. That is not what the theme writes for the
     page where the first page's branch holds a document whose table of
     contents has ``only`` content (Sphinx copies it whole on the pages below
-    it, see ``toctree._Menu.whole_copies_differ``): there the theme's cache
+    it, see ``toctree.Menu.whole_copies_differ``): there the theme's cache
     shows the other page's sidebar, and the extension the page's own."""
     import pydata_sphinx_theme.toctree as theme_toctree
 

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
 from conftest import pytorch_sphinx_theme2_settings
-from reprodocs.navigation import pytorch_sphinx_theme2 as markdown
+from reprodocs.navigation import markdown_copies as markdown
 from reprodocs.navigation import pytorch_sphinx_theme2_header as header
 from test_navigation_pydata import ROOT, assert_same, build, written
 from test_navigation_trees import sites
