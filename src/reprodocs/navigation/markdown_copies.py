@@ -5,15 +5,14 @@ wrote into Markdown for LLMs (its ``llm_generation``: ``<page>.md`` and
 ``llms-full.txt``). ``_convert_single_doc`` reads the page and
 ``_html_to_markdown`` parses all of it with BeautifulSoup, removes its
 ``<nav>``, ``<aside>``, header and footer, and converts what is left of the
-article. On PyTorch's docs the sidebar is nearly all of a page (about 2,800
-links, 400 KB of a 430 KB page): parsed only to be removed, once the sidebar
-is served in linear time it was most of the build (4.6 times the theme without
-a sidebar, on PyTorch's tree).
+article. On a site with large sections the sidebar is nearly all of a page:
+parsed only to be removed, once the sidebar is served in linear time it was
+most of the build (figures in docs/performance.rst).
 
 The header's menu is the other part of a page that grows with the site: the
 theme's ``navbar-nav.html`` lists every child of the root's toctree entries,
 twice (the header, and its copy for small screens, which shows every
-link). Under one section of 2,000 API pages that is 800 KB of a 1 MB page.
+link): under a large section, most of the page.
 
 Here the conversion is given each page without these menus, the pieces of
 it that are known exactly: the sidebar :mod:`reprodocs.navigation.pydata`

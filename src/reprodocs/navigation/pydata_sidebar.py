@@ -122,13 +122,20 @@ def _items(lists: list[MenuList]) -> Iterator[MenuItem]:
 def _soup_inner(inner: str) -> str | None:
     """A link's inside and end tag, as rendered by the builder, as the
     theme's ``str(soup)`` writes them (entities, attribute order, quoting);
-    None if the HTML is not one link."""
+    None if the HTML is not one link. Plain text (no markup, entity or
+    control character) is written as it is, without a parse."""
+    text = inner.removesuffix("</a>")
+    if text != inner and text.isprintable() and not _MARKUP.search(text):
+        return inner
     from bs4 import BeautifulSoup, Tag
 
     soup = BeautifulSoup(f'<a class="reference internal" href="#">{inner}', "html.parser")
     if len(soup.contents) != 1 or not isinstance(soup.contents[0], Tag):
         return None
     return soup.contents[0].decode_contents() + "</a>"
+
+
+_MARKUP = re.compile("[<>&]")
 
 
 def _soup_caption(caption: str) -> tuple[str, str] | None:

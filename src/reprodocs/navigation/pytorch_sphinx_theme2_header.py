@@ -6,9 +6,9 @@ dropdown of the children of its toctree (``hierarchical_header_nav``, which
 the theme builds for each page, its own section marked current). pydata
 includes the template twice on every page: in the header, and in the primary
 sidebar for small screens, every entry shown
-(``theme_header_links_before_dropdown=999``). Under a section of 2,000 API
-pages, each page writes 2,000 links twice through the template's loop and the
-builder's ``pathto``: at N = 2,000, 45 % of the build's time.
+(``theme_header_links_before_dropdown=999``). Under a large section, each
+page writes every link of it twice through the template's loop and the
+builder's ``pathto``: most of the build's time (docs/performance.rst).
 
 What the template writes depends on the page only through what it reads
 (``jinja2.meta``): the entries, two theme options, and ``pathto``, whose
@@ -191,8 +191,8 @@ def list_children_once(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """``env-get-updated``: while the pages are written (the environment no
     longer changes), the theme's function listing an entry's children for
     the header answers once per entry. The theme calls it for every entry on
-    every page, making each child's title text: under a section of 2,000
-    pages, 12 % of the build. It is the theme's private function, replaced
+    every page, making each child's title text: under a large section, a
+    good part of the build. It is the theme's private function, replaced
     by its name in the theme's module (which the theme calls it by) until
     the build finishes; a theme without it lists them itself."""
     theme = sys.modules.get(THEME) if THEME in app.extensions else None
