@@ -134,22 +134,23 @@ def summarise(app: Sphinx, exception: BaseException | None) -> None:
         shutil.rmtree(state.folder, ignore_errors=True)
         state.folder = None
     if exception is None:
-        logger.info(summary(list(state.themes) or [str(app.config.html_theme)], pages))
+        # A theme that asks for toctree() is served whatever its version.
+        themes = list(state.themes) or [f"{app.config.html_theme} (toctree())"]
+        logger.info(summary(themes, pages))
 
 
 def summary(themes: list[str], pages: dict[str, str]) -> str:
     """The summary's line, from the themes recognised and each page's outcome."""
-    reasons = Counter(outcome for outcome in pages.values() if outcome != SERVED)
-    served_pages = len(pages) - reasons.total()
     theme = ", ".join(themes)
     if not pages:
         return __("reprodocs.navigation: %s: no page asked for a menu it serves") % theme
+    reasons = Counter(outcome for outcome in pages.values() if outcome != SERVED)
     line = __("reprodocs.navigation: %s: menus served on %d of %d pages") % (
         theme,
-        served_pages,
+        len(pages) - reasons.total(),
         len(pages),
     )
     if reasons:
         own = "; ".join(f"{reason} ({count})" for reason, count in reasons.most_common())
-        line += __("; the theme's own on the others: %s") % own
+        line += __("; the theme's own on %d: %s") % (reasons.total(), own)
     return line
