@@ -62,7 +62,9 @@ def main(argv: list[str] | None = None) -> int:
                 entry = results[copy]["runs"].setdefault(key, {"pages": pages, "runs": []})
                 entry["runs"].append(measured)
                 save_json(Path(args.json.format(copy=copy)), results[copy])
-            print(f"{args.theme} {name or ''} ({menu}): {measured['cpu']:.1f} CPU s", file=sys.stderr)
+            print(
+                f"{args.theme} {name or ''} ({menu}): {measured['cpu']:.1f} CPU s", file=sys.stderr
+            )
     for copy, saved in results.items():
         for key, entry in saved["runs"].items():
             least = min(run["cpu"] for run in entry["runs"])
