@@ -92,12 +92,12 @@ def setup(app: Sphinx) -> ExtensionMetadata:
 
 
 def rewrite_pages_when_menu_changes(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """``env-get-updated``: the one place where a build starts afresh: every
+    """``env-get-updated``, the one place where a build starts afresh: every
     per-build state made anew (the last build's menus, and what its log
-    told), the theme's own cached sidebars forgotten; when the menu differs from the one the output's pages were
-    written with (a page added, removed or retitled since), have every page
-    written again, not only those Sphinx rewrites (the changed pages'
-    toctree parents)."""
+    told), the theme's own cached sidebars forgotten. When the menu differs
+    from the one the output's pages were written with (a page added, removed
+    or retitled since), have every page written again, not only those Sphinx
+    rewrites (the changed pages' toctree parents)."""
     for kind in BUILD_STATES:
         new_build_state(env, kind)
     forget_theme_sidebars(app)

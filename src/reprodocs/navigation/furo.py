@@ -127,7 +127,7 @@ def before_furo(
             outcomes.theme_own(
                 app.env,
                 pagename,
-                str(__("furo's tree with the %s builder")) % app.builder.name,
+                f"furo's tree with the {app.builder.name} builder",
                 __(
                     "reprodocs.navigation: furo's navigation tree with the %s builder is "
                     "furo's own, in the time furo takes"
@@ -140,7 +140,7 @@ def before_furo(
         outcomes.theme_own(
             app.env,
             pagename,
-            str(__("a furo version it does not know")),
+            "a furo version it does not know",
             __(
                 "reprodocs.navigation: furo's navigation tree is furo's own, in the time furo "
                 "takes: furo %s is not a version reprodocs knows (%s)"
@@ -171,7 +171,7 @@ def after_furo(
         outcomes.theme_own(
             app.env,
             pagename,
-            str(__("furo's handler not asking for the menu")),
+            "furo's handler not asking for the menu",
             __(
                 "reprodocs.navigation: furo's navigation tree on %s (and any other such page) "
                 "is furo's own: furo's handler did not ask for the menu where reprodocs "

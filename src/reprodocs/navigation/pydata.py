@@ -171,7 +171,7 @@ def _serves(app: Sphinx, pagename: str) -> bool:
         outcomes.theme_own(
             app.env,
             pagename,
-            str(__("a pydata-sphinx-theme version it does not know")),
+            "a pydata-sphinx-theme version it does not know",
             __(
                 "reprodocs.navigation: pydata-sphinx-theme %s is not a version it knows (%s): "
                 "its sidebar is the theme's own, in the time the theme takes"
@@ -184,7 +184,7 @@ def _serves(app: Sphinx, pagename: str) -> bool:
         outcomes.theme_own(
             app.env,
             pagename,
-            str(__("the sidebar with the %s builder")) % app.builder.name,
+            f"the sidebar with the {app.builder.name} builder",
             __(
                 "reprodocs.navigation: pydata-sphinx-theme's sidebar with the %s builder is the "
                 "theme's own, in the time the theme takes"

@@ -199,35 +199,39 @@ class SidebarPage(PageWriter):
         return (self.collapse, self.show_nav_level)
 
     def html(self, maxdepth: int) -> str:
-        """The sidebar: each top list, or with ``show_nav_level=0`` and
-        captions, the theme's parts."""
-        tops: list[tuple[MenuList, str, bool]] = []
-        for top in self.menu.lists:
-            if not top.shown:
-                continue
-            self.wrote_current = False
-            # As Sphinx: the toctree's own :maxdepth: unless one is asked for.
-            html = "".join(self.list_html(top, 1, maxdepth or top.toctree_maxdepth))
-            tops.append((top, html, self.wrote_current))
+        """The sidebar: each top list after its caption, or with
+        ``show_nav_level=0`` and captions, the theme's parts. (Joined once:
+        a sidebar may be most of the page.)"""
         captions = cast("Section", self.section).captions
-        if self.show_nav_level == 0 and any(id(top) in captions for top, _, _ in tops):
-            # The theme's parts: each captioned toctree in an item of a new
-            # list, its caption in the summary (the others are left out).
-            parts = ['<ul class="list-caption">']
-            for top, html, current in tops:
-                if id(top) in captions:
-                    parts += [
-                        '<li class="toctree-l0 has-children">',
-                        "<details open>" if current else "<details>",
-                        f"<summary>{captions[id(top)][0]}{TOGGLE}</summary>",
-                        html.removesuffix("\n"),  # the newline is the list's sibling
-                        "</details></li>",
-                    ]
-            parts.append("</ul>")
-            return "".join(parts)
-        return "".join(
-            (captions[id(top)][1] if id(top) in captions else "") + html for top, html, _ in tops
-        )
+        tops = [top for top in self.menu.lists if top.shown]
+        if self.show_nav_level == 0 and any(id(top) in captions for top in tops):
+            return self.parts_html(tops, maxdepth)
+        parts: list[str] = []
+        for top in tops:
+            if id(top) in captions:
+                parts.append(captions[id(top)][1])
+            # As Sphinx: the toctree's own :maxdepth: unless one is asked for.
+            parts.extend(self.list_html(top, 1, maxdepth or top.toctree_maxdepth))
+        return "".join(parts)
+
+    def parts_html(self, tops: list[MenuList], maxdepth: int) -> str:
+        """The theme's parts: each captioned toctree in an item of a new
+        list, its caption in the summary (the others are left out), opened
+        where it holds the current page."""
+        captions = cast("Section", self.section).captions
+        parts = ['<ul class="list-caption">']
+        for top in (top for top in tops if id(top) in captions):
+            self.wrote_current = False
+            html = "".join(self.list_html(top, 1, maxdepth or top.toctree_maxdepth))
+            parts += [
+                '<li class="toctree-l0 has-children">',
+                "<details open>" if self.wrote_current else "<details>",
+                f"<summary>{captions[id(top)][0]}{TOGGLE}</summary>",
+                html.removesuffix("\n"),  # the newline is the list's sibling
+                "</details></li>",
+            ]
+        parts.append("</ul>")
+        return "".join(parts)
 
     def list_start(self, ul: MenuList, depth: int) -> str:
         classes = "current" if id(ul) in self.current else ul.compact

@@ -225,7 +225,7 @@ def serve_header_menu(
         outcomes.theme_own(
             app.env,
             pagename,
-            str(__("the header menu with the %s builder")) % app.builder.name,
+            f"the header menu with the {app.builder.name} builder",
             __(
                 "reprodocs.navigation: pytorch_sphinx_theme2's header menu with the %s builder "
                 "is the theme's own, in the time the theme takes"
@@ -235,7 +235,7 @@ def serve_header_menu(
         return
     templates = _templates(app, state)
     if templates is None:
-        outcomes.own(app.env, pagename, str(__("a header menu template of its own")))
+        outcomes.own(app.env, pagename, "a header menu template of its own")
         return
     theme_template, served = templates
     context[HEADER_PLACE] = [served if name == HEADER_MENU else name for name in place]
@@ -263,7 +263,7 @@ def _templates(app: Sphinx, state: HeaderMenus) -> tuple[Template, Template] | N
         else:
             outcomes.log_once(
                 app.env,
-                str(__("a header menu template of its own")),
+                "a header menu template of its own",
                 __(
                     "reprodocs.navigation: the header menu %s reads %s: it is the theme's "
                     "own, in the time the theme takes"
