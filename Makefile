@@ -110,7 +110,7 @@ test-pydata-others: $(addprefix test-pydata-,$(PYDATA_OTHERS))
 
 test-pydata-%: $(VENV)/.test-installed $(VENV)/pydata-%/.installed
 	REPRODOCS_PYDATA_VERSION=$* PYTHONPATH=$(VENV)/pydata-$* \
-		$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS) tests/test_navigation_pydata.py
+		$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS) tests/test_navigation_pydata*.py
 
 # The demo inside pytorch_sphinx_theme2, PyTorch's docs theme, into
 # build/html-pytorch2; and the tests that need the theme. Both in the 7.2.6
@@ -120,7 +120,8 @@ demo-pytorch2:
 	.venv-sphinx72/bin/sphinx-build $(SPHINXOPTS) -b html -c demo/pytorch2 demo build/html-pytorch2
 
 PYTORCH2_TESTS := tests/test_pytorch2.py tests/test_navigation_themes.py \
-	tests/test_navigation_pydata.py tests/test_navigation_pytorch_sphinx_theme2.py
+	tests/test_navigation_pydata.py tests/test_navigation_markdown_copies.py \
+	tests/test_navigation_pytorch_sphinx_theme2_header.py
 
 test-pytorch2:
 	REPRODOCS_REQUIRE_PYTORCH2=1 $(MAKE) test $(SPHINX72) PYTEST_ARGS='$(PYTEST_ARGS) $(PYTORCH2_TESTS)'

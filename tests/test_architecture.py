@@ -86,13 +86,8 @@ def test_a_product_loads_alone(module, not_loaded):
 #: The most lines a module, a class and a function may have.
 LIMITS = {"module": 600, "class": 200, "function": 60}
 
-#: What is over a limit, by ``kind:module[:name]``, and why it may be.
-OVER_LIMITS: dict[str, str] = {
-    "module:reprodocs.navigation.pydata": "split by layout step 2 (issue 34), under way",
-    "function:reprodocs.navigation.pydata:page_sidebar": "the same",
-    "function:reprodocs.navigation.pydata:page_header": "the same",
-    "module:reprodocs.navigation.toctree": "the same",
-}
+#: What is over a limit, by ``kind:module[:name]``, and why it may be: nothing.
+OVER_LIMITS: dict[str, str] = {}
 
 
 def sizes(module: str) -> dict[str, int]:
@@ -132,11 +127,7 @@ def test_no_private_name_is_imported_from_another_module(module):
         for alias in node.names
         if alias.name.startswith("_") and alias.name != "_" and not alias.name.startswith("__")
     ]
-    assert module in STILL_SHARING_PRIVATE_NAMES or not private
-
-
-#: The modules layout step 2 (issue 34) is giving public names to share.
-STILL_SHARING_PRIVATE_NAMES = {"reprodocs.navigation.furo", "reprodocs.navigation.pydata"}
+    assert not private
 
 
 def calls_to(tree: ast.AST, *names: str) -> list[int]:
@@ -202,21 +193,6 @@ def test_directive_names_are_spelled_in_the_vocabulary_only(module):
     assert not string_constants(tree) & vocabulary_words()
 
 
-#: Test names the navigation's tests still share, each between these two
-#: files alone; the navigation's own layout step renames them (then these
-#: entries go). Any other name shared fails.
-SHARED_UNTIL_RENAMED = {
-    "test_pages_are_byte_identical_with_the_extension": [
-        "test_navigation_furo.py",
-        "test_navigation_themes.py",
-    ],
-    "test_pages_written_by_parallel_processes_are_the_theme_s": [
-        "test_navigation_pydata.py",
-        "test_navigation_pytorch_sphinx_theme2.py",
-    ],
-}
-
-
 def test_no_two_test_functions_share_a_name():
     """A test is named by its function alone in ``-k``, reports and the
     docs, and a second function of one name in a file replaces the first."""
@@ -228,7 +204,4 @@ def test_no_two_test_functions_share_a_name():
                 "test"
             ):
                 files_by_name.setdefault(node.name, []).append(str(path.relative_to(tests)))
-    shared = {name: files for name, files in files_by_name.items() if len(files) > 1}
-    assert {
-        name: files for name, files in shared.items() if SHARED_UNTIL_RENAMED.get(name) != files
-    } == {}
+    assert {name: files for name, files in files_by_name.items() if len(files) > 1} == {}

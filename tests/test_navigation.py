@@ -8,7 +8,7 @@ import shutil
 import pytest
 from bs4 import BeautifulSoup
 
-from reprodocs.navigation.toctree import menu_html
+from reprodocs.navigation.pages import menu_html
 
 OPTIONS = [
     dict(zip(("collapse", "maxdepth", "titles_only", "includehidden"), values, strict=True))

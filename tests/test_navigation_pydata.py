@@ -11,7 +11,6 @@ these tests fail; a version the extension does not know fails them too.
 
 from __future__ import annotations
 
-import functools
 import importlib.metadata
 import itertools
 import os
@@ -23,8 +22,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from conftest import pytorch_sphinx_theme2_settings
-from reprodocs.base.state import build_state
-from reprodocs.navigation import pydata
+from reprodocs.navigation import pydata, pydata_sidebar
+from reprodocs.navigation.outcomes import Outcomes
 from test_navigation_trees import sites
 
 
@@ -64,8 +63,8 @@ def served(monkeypatch) -> dict[str, int]:
     import pydata_sphinx_theme.toctree as theme_toctree
 
     counts = {"linear": 0, "theme": 0}
-    monkeypatch.setattr(pydata, "SELF_CHECK", False)
-    html = pydata._SidebarPage.html
+    monkeypatch.setattr(Outcomes, "due", lambda self, key: False)
+    html = pydata_sidebar.SidebarPage.html
 
     def linear(self, maxdepth):
         counts["linear"] += 1
@@ -77,7 +76,7 @@ def served(monkeypatch) -> dict[str, int]:
         counts["theme"] += 1
         return resolve(*args, **kwargs)
 
-    monkeypatch.setattr(pydata._SidebarPage, "html", linear)
+    monkeypatch.setattr(pydata_sidebar.SidebarPage, "html", linear)
     monkeypatch.setattr(theme_toctree, "get_nonroot_toctree", theme)
     return counts
 
@@ -218,7 +217,7 @@ def test_self_check_gives_the_theme_s_own_sidebar_on_a_difference(
     """Broken on purpose, the extension's sidebar differs from the theme's on
     the first page of each section: the theme's own is used there and on the
     section's other pages, and the log says so."""
-    monkeypatch.setattr(pydata, "_quoted", lambda href: f'"{href} "')
+    monkeypatch.setattr(pydata_sidebar, "quoted", lambda href: f'"{href} "')
     without, with_extension, app = compare(make_app, rootdir, tmp_path, "html", pydata_settings({}))
     assert "differs from the theme's own" in app.status.getvalue()
     assert_same(with_extension, without)
@@ -259,7 +258,8 @@ def test_a_second_build_forgets_the_sections(make_app, rootdir, tmp_path, monkey
     the theme's, which must not be the first build's). (Only the sidebars
     are compared: pydata-sphinx-theme adds a script per page to the
     application, so the second build's pages hold the first one's too.)"""
-    monkeypatch.setattr(pydata, "SELF_CHECK", self_check)
+    if not self_check:
+        monkeypatch.setattr(Outcomes, "due", lambda self, key: False)
     srcdir = tmp_path / "src"
     shutil.copytree(rootdir / ROOT, srcdir)
     settings = {**pydata_settings({}), "extensions": ["reprodocs.navigation"]}
@@ -283,92 +283,6 @@ def test_a_second_build_forgets_the_sections(make_app, rootdir, tmp_path, monkey
 
 def sidebar(html: bytes) -> list[str]:
     return [str(nav) for nav in BeautifulSoup(html, "html.parser").select("nav.bd-docs-nav")]
-
-
-def count_headers(app, change=None, priority=505) -> dict[str, int]:
-    """Counts the calls of the page's generate_header_nav_html: the theme's
-    own (wrapped between the theme's handler and the extension's), each
-    changed by *change* (pagename, html) if given; with priority=515, the
-    extension's."""
-    calls = {"theme": 0}
-
-    def wrap(app, pagename, templatename, context, doctree):
-        theme_header = context["generate_header_nav_html"]
-
-        @functools.wraps(theme_header)
-        def counted(*args, **kwargs):
-            calls["theme"] += 1
-            html = theme_header(*args, **kwargs)
-            return change(pagename, html) if change else html
-
-        context["generate_header_nav_html"] = counted
-
-    app.connect("html-page-context", wrap, priority=priority)
-    return calls
-
-
-def test_header_links_are_the_theme_s_written_once_per_directory_and_section(
-    make_app, rootdir, tmp_path
-):
-    """The header's links, with a dropdown (its id numbered per call on a
-    page): the theme's own on the first page of each directory and
-    top-level section, compared on the second, reused on the others. (With
-    dirhtml every page is a directory of its own: nothing is reused, and the
-    byte-for-byte comparisons above cover it.)"""
-    settings = pydata_settings({"header_links_before_dropdown": 1})
-    _, without = build(make_app, rootdir / ROOT, tmp_path / "without", "html", settings)
-    assert b'id="pst-nav-more-links"' in without["index.html"]
-    app = make_app("html", srcdir=rootdir / ROOT, builddir=tmp_path / "with", freshenv=True,
-                   confoverrides={**settings, "extensions": ["reprodocs.navigation"]})  # fmt: skip
-    theme = count_headers(app)
-    pages = count_headers(app, priority=515)
-    app.build()
-    assert_same(written(app.outdir), without)
-    state = build_state(app.env, pydata.PydataSidebars)
-    assert theme["theme"] == len(state.headers) + len(state.headers_compared)
-    assert len(state.headers_compared) >= 5  # so many keys had a second page
-    assert theme["theme"] < pages["theme"] - 5
-    assert "header links" not in app.status.getvalue()
-
-
-def test_header_links_differing_on_a_page_are_the_theme_s(make_app, rootdir, tmp_path):
-    """Broken on purpose (the theme's header names the page): the second
-    page of a directory and section differs from the first, the log says
-    so, and every page has the theme's own."""
-
-    def naming(pagename, html):
-        return f"{html}<!-- {pagename} -->"
-
-    settings = pydata_settings({})
-    app = make_app("html", srcdir=rootdir / ROOT, builddir=tmp_path / "without", freshenv=True,
-                   confoverrides=settings)  # fmt: skip
-    count_headers(app, naming)
-    app.build()
-    without = written(app.outdir)
-    app = make_app("html", srcdir=rootdir / ROOT, builddir=tmp_path / "with", freshenv=True,
-                   confoverrides={**settings, "extensions": ["reprodocs.navigation"]})  # fmt: skip
-    count_headers(app, naming)
-    app.build()
-    assert_same(written(app.outdir), without)
-    assert app.status.getvalue().count("header links on") == 1
-
-
-@pytest.mark.parametrize(
-    "href",
-    [
-        "plain.html",
-        "../a/b.html#x",
-        "https://example.org/?a=1&b=2",
-        'https://example.org/?q="x"',
-        "https://example.org/?q='x'",
-        "https://example.org/?q=\"x\"&r='y'<z>",
-    ],
-)
-def test_addresses_are_quoted_as_beautifulsoup_writes_them(href):
-    from bs4 import BeautifulSoup
-
-    tag = BeautifulSoup("", "html.parser").new_tag("a", attrs={"href": href})
-    assert f"<a href={pydata._quoted(href)}></a>" == str(tag)
 
 
 # -- Generated trees, every option, page by page -----------------------------------------
@@ -440,7 +354,7 @@ def uncached_theme(monkeypatch) -> None:
     only the current page's marks. That is not what the theme writes for the
     page where the first page's branch holds a document whose table of
     contents has ``only`` content (Sphinx copies it whole on the pages below
-    it, see ``toctree._Menu.whole_copies_differ``): there the theme's cache
+    it, see ``toctree.Menu.whole_copies_differ``): there the theme's cache
     shows the other page's sidebar, and the extension the page's own."""
     import pydata_sphinx_theme.toctree as theme_toctree
 

@@ -24,7 +24,10 @@ written. Its other modules serve the menus of the theme families that do not
 ask ``toctree()`` for them: pydata-sphinx-theme (``pydata``), furo
 (``furo``), pytorch_sphinx_theme2's header menu
 (``pytorch_sphinx_theme2_header``) and its Markdown copies
-(``pytorch_sphinx_theme2``). It needs neither the notes extension nor the
+(``markdown_copies``). Each page's menu is written by one writer
+(``pages``), and where it cannot be the theme's byte for byte the theme's own
+is used, by one policy (``outcomes``), which also tells the build log once
+what the navigation did. It needs neither the notes extension nor the
 theme.
 """
 
@@ -33,9 +36,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from reprodocs.base import __version__, written
+from reprodocs.base.i18n import add_catalog
 from reprodocs.base.state import new_build_state
+from reprodocs.navigation import outcomes
+from reprodocs.navigation.furo import FuroTrees
+from reprodocs.navigation.markdown_copies import WrittenPieces
+from reprodocs.navigation.pydata import PydataSidebars, forget_theme_sidebars
+from reprodocs.navigation.pydata_header import PydataHeaders
+from reprodocs.navigation.pytorch_sphinx_theme2_header import HeaderMenus
 from reprodocs.navigation.serving import renders_html_menu, serve_menu
-from reprodocs.navigation.toctree import Menus, fingerprint, setup_renderer
+from reprodocs.navigation.toctree import ResolvedMenus, fingerprint, setup_renderer
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -43,7 +53,21 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 
+#: Every kind of per-build state the navigation keeps, made anew when a
+#: build starts.
+BUILD_STATES = (
+    ResolvedMenus,
+    outcomes.Outcomes,
+    PydataSidebars,
+    PydataHeaders,
+    FuroTrees,
+    HeaderMenus,
+    WrittenPieces,
+)
+
+
 def setup(app: Sphinx) -> ExtensionMetadata:
+    add_catalog(app)
     app.setup_extension("reprodocs.base.written")
     # After Sphinx numbers the sections of numbered toctrees (its own
     # env-get-updated handler): the menu shows the numbers.
@@ -57,7 +81,9 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # pytorch_sphinx_theme2's header menu, and its Markdown copies of the
     # pages without their menus
     app.setup_extension("reprodocs.navigation.pytorch_sphinx_theme2_header")
-    app.setup_extension("reprodocs.navigation.pytorch_sphinx_theme2")
+    app.setup_extension("reprodocs.navigation.markdown_copies")
+    # What the navigation did, in the build's summary.
+    app.connect("build-finished", outcomes.summarise)
     # Reading is untouched and nothing is kept in the environment. The menus
     # are resolved when a page first asks for one; writing in parallel, the
     # main process writes the first page itself and the writing processes
@@ -66,12 +92,16 @@ def setup(app: Sphinx) -> ExtensionMetadata:
 
 
 def rewrite_pages_when_menu_changes(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """``env-get-updated``: forget the menus of the last build (and what its
-    log told); when the menu differs from the one the output's pages were
-    written with (a page added, removed or retitled since), have every page
-    written again, not only those Sphinx rewrites (the changed pages'
-    toctree parents)."""
-    new_build_state(env, Menus)
+    """``env-get-updated``, the one place where a build starts afresh: every
+    per-build state made anew (the last build's menus, and what its log
+    told), the theme's own cached sidebars forgotten. When the menu differs
+    from the one the output's pages were written with (a page added, removed
+    or retitled since), have every page written again, not only those Sphinx
+    rewrites (the changed pages' toctree parents)."""
+    for kind in BUILD_STATES:
+        new_build_state(env, kind)
+    forget_theme_sidebars(app)
+    outcomes.start(app, env)
     if not renders_html_menu(app.builder):
         return []
     return sorted(env.found_docs) if written.changed(app, "menu", fingerprint(env)) else []

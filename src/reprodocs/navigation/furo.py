@@ -32,21 +32,19 @@ The build log says so once.
 
 from __future__ import annotations
 
-import array
+import dataclasses
 import functools
 import importlib
-import itertools
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
-from sphinx.util import logging
-
 from reprodocs.base import __version__
-from reprodocs.base.state import build_state, new_build_state
-from reprodocs.navigation import serving
+from reprodocs.base.i18n import __
+from reprodocs.base.state import build_state
+from reprodocs.navigation import outcomes, serving
+from reprodocs.navigation.pages import PageWriter
 from reprodocs.navigation.serving import page_toctree
-from reprodocs.navigation.toctree import UNMARKED_DIRECTORIES, _marks, _resolved_menu
+from reprodocs.navigation.toctree import marks, resolved_menu
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -54,16 +52,18 @@ if TYPE_CHECKING:
     from bs4.formatter import HTMLFormatter
     from sphinx.application import Sphinx
     from sphinx.builders.html import StandaloneHTMLBuilder
-    from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
 
-    from reprodocs.navigation.toctree import _Item, _List, _Menu
-
-logger = logging.getLogger(__name__)
+    from reprodocs.navigation.toctree import Menu, MenuItem, MenuList
 
 #: The furo releases whose navigation tree this module writes (their
 #: ``_compute_navigation_tree`` and ``get_navigation_tree`` read).
 KNOWN_FURO = frozenset({"2025.12.19"})
+
+#: Why a page's tree is furo's own: the page's menu is Sphinx's own, or not
+#: one whose tree this module writes; a page's tree differed.
+TREE_NOT_WRITTEN = "furo's tree of a menu reprodocs does not write"
+TREE_DIFFERS = "furo's tree differing from furo's own"
 
 #: The arguments furo's ``_compute_navigation_tree`` calls ``toctree()`` with.
 FURO_TOCTREE: dict[str, Any] = {
@@ -78,7 +78,6 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     """``before_furo`` runs after ``reprodocs.navigation`` serves
     ``toctree()`` (priority 400) and before furo's handler (the default, 500);
     ``after_furo`` after furo's."""
-    app.connect("env-get-updated", forget)
     app.connect("html-page-context", before_furo, priority=450)
     app.connect("html-page-context", after_furo, priority=501)
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
@@ -86,36 +85,12 @@ def setup(app: Sphinx) -> ExtensionMetadata:
 
 @dataclass
 class FuroTrees:
-    """Per build: furo's tree for the menu resolved, its items off the page's
-    branch as written for the last directories, what was checked and told."""
+    """Per build: furo's tree for the menu resolved, and whether a page
+    differed from furo's own."""
 
     tree: _FuroMenu | None = None
-    #: By directory of the page's address (the most recently used last), then
-    #: by list: its items' HTML and where each item starts.
-    unmarked: OrderedDict[str, dict[int, tuple[str, array.array[int]]]] = field(
-        default_factory=OrderedDict
-    )
-    #: The source directories whose first page was compared with furo's own.
-    checked: set[str] = field(default_factory=set)
     #: True once a page differed from furo's own: furo's own from then on.
     differs: bool = False
-    logged: set[str] = field(default_factory=set)
-    #: How many pages got their tree from here (for the tests).
-    served: int = 0
-
-
-def forget(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """``env-get-updated``: the menu may have changed; forget its tree, and
-    what the last build's log told."""
-    new_build_state(env, FuroTrees)
-    return []
-
-
-def log_once(env: BuildEnvironment, what: str, message: str, *args: object) -> None:
-    logged = build_state(env, FuroTrees).logged
-    if what not in logged:
-        logged.add(what)
-        logger.info("reprodocs.navigation: " + message, *args)
 
 
 # -- Around furo's handler ----------------------------------------------------------------
@@ -149,24 +124,33 @@ def before_furo(
     if not (isinstance(served, functools.partial) and served.func is page_toctree):
         # Not a builder whose menu the extension serves (singlehtml...).
         if served is not None:
-            log_once(
+            outcomes.theme_own(
                 app.env,
-                "builder",
-                "furo's navigation tree with the %s builder is furo's own, in the time furo takes",
+                pagename,
+                f"furo's tree with the {app.builder.name} builder",
+                __(
+                    "reprodocs.navigation: furo's navigation tree with the %s builder is "
+                    "furo's own, in the time furo takes"
+                ),
                 app.builder.name,
             )
         return
+    outcomes.recognise(app.env, f"furo {furo.version}")
     if furo.version not in KNOWN_FURO:
-        log_once(
+        outcomes.theme_own(
             app.env,
-            "version",
-            "furo's navigation tree is furo's own, in the time furo takes: furo %s is not a "
-            "version reprodocs knows (%s)",
+            pagename,
+            "a furo version it does not know",
+            __(
+                "reprodocs.navigation: furo's navigation tree is furo's own, in the time furo "
+                "takes: furo %s is not a version reprodocs knows (%s)"
+            ),
             furo.version,
             ", ".join(sorted(KNOWN_FURO)),
         )
         return
     if build_state(app.env, FuroTrees).differs:
+        outcomes.own(app.env, pagename, TREE_DIFFERS)
         return
     context["toctree"] = _FuroAsks(served)
 
@@ -184,15 +168,28 @@ def after_furo(
     if not (asks.asked and context.get("furo_navigation_tree") == ""):
         # furo's handler did not ask (or ran before before_furo): its tree,
         # if it made one, is its own.
-        log_once(
+        outcomes.theme_own(
             app.env,
-            "unasked",
-            "furo's navigation tree on %s (and any other such page) is furo's own: furo's "
-            "handler did not ask for the menu where reprodocs expected it",
+            pagename,
+            "furo's handler not asking for the menu",
+            __(
+                "reprodocs.navigation: furo's navigation tree on %s (and any other such page) "
+                "is furo's own: furo's handler did not ask for the menu where reprodocs "
+                "expected it"
+            ),
             pagename,
         )
         return
     builder = cast("StandaloneHTMLBuilder", app.builder)  # served: html or dirhtml
+    context["furo_navigation_tree"] = navigation_tree(builder, pagename, served)
+
+
+def navigation_tree(
+    builder: StandaloneHTMLBuilder, pagename: str, served: Callable[..., str]
+) -> str:
+    """The page's tree: written here, or furo's own where this module does
+    not write the same."""
+    env = builder.env
     # The menu furo's handler would have got from the served toctree() (None
     # where the page's is Sphinx's own): furo's tree is served on the same
     # pages, and the self-check transforms it. Looked up where page_toctree
@@ -200,37 +197,28 @@ def after_furo(
     menu: str | None = serving.menu_html(builder, pagename, **FURO_TOCTREE)
     tree = None if menu is None else page_tree(builder, pagename)
     if menu is None or tree is None:
+        message = __(
+            "reprodocs.navigation: furo's navigation tree on %s (and any other such page) is "
+            "furo's own, in the time furo takes"
+        )
+        outcomes.theme_own(env, pagename, TREE_NOT_WRITTEN, message, pagename)
         # furo's own, as its handler would have made it (cache and all).
-        context["furo_navigation_tree"] = _furo_function("get_navigation_tree")(
+        return _furo_function("get_navigation_tree")(
             served(**FURO_TOCTREE) if menu is None else menu
         )
-        log_once(
-            app.env,
-            "page",
-            "furo's navigation tree on %s (and any other such page) is furo's own, in the time "
-            "furo takes",
-            pagename,
-        )
-        return
-    state = build_state(app.env, FuroTrees)
-    directory = pagename.rpartition("/")[0]
-    if directory not in state.checked:
-        state.checked.add(directory)
+    if build_state(env, outcomes.Outcomes).due(("furo", pagename.rpartition("/")[0])):
         # furo's own, without its cache (which would keep it).
         own = _furo_function("get_navigation_tree", uncached=True)(menu)
         if own != tree:
-            state.differs = True
-            log_once(
-                app.env,
-                "differs",
-                "furo's navigation tree is furo's own from %s on, in the time furo takes: "
-                "reprodocs' tree for that page is not the same",
-                pagename,
+            build_state(env, FuroTrees).differs = True
+            message = __(
+                "reprodocs.navigation: furo's navigation tree is furo's own from %s on, in the "
+                "time furo takes: reprodocs' tree for that page is not the same"
             )
-            context["furo_navigation_tree"] = own
-            return
-    state.served += 1
-    context["furo_navigation_tree"] = tree
+            outcomes.theme_own(env, pagename, TREE_DIFFERS, message, pagename)
+            return own
+    outcomes.served(env, pagename)
+    return tree
 
 
 def _furo_function(name: str, *, uncached: bool = False) -> Callable[[str], str]:
@@ -247,24 +235,23 @@ def page_tree(builder: StandaloneHTMLBuilder, pagename: str) -> str | None:
     """What furo's ``get_navigation_tree`` makes of the menu
     ``toctree.menu_html`` gives *pagename* with furo's arguments (where it
     gives one); None where furo's tree is not one this module writes."""
-    menu = _resolved_menu(builder, titles_only=True, includehidden=True)
+    menu = resolved_menu(builder, titles_only=True, includehidden=True)
     if not menu.lists:
         return ""
     state = build_state(builder.env, FuroTrees)
     if state.tree is None or state.tree.menu is not menu:
         state.tree = _FuroMenu.of(menu)
-        state.unmarked.clear()
     tree = state.tree
     if not tree.written:
         return None
     # Not collapsing, every list is shown whatever the page: only the marks
     # and the links' addresses differ from page to page.
-    current, _expanded, marked = _marks(menu, pagename, None)
+    current, _expanded, marked = marks(menu, pagename, None)
     current_items = [item for items in marked.values() for item in items if id(item) in current]
     # furo's "current-page": the last item marked current, in document order.
     last = max(current_items, key=lambda item: tree.order[id(item)], default=None)
-    page = _FuroPage(builder, builder.get_target_uri(pagename), tree, state, current, marked, last)
-    return "".join(part for top in menu.lists for part in page.list_html(top))
+    page = _FuroPage.for_page(builder, menu, pagename, False, tree=tree, last_current=last)
+    return "".join(part for top in menu.lists for part in page.list_html(top, 1, -1))
 
 
 @dataclass(eq=False)
@@ -273,7 +260,7 @@ class _FuroMenu:
     arguments), for no page in particular: each link's title as
     BeautifulSoup writes it, each caption, each item's checkbox."""
 
-    menu: _Menu
+    menu: Menu
     #: The ``<a>``'s content and end tag, as BeautifulSoup writes them, by link.
     titles: dict[int, str] = field(default_factory=dict)
     #: The text of the ``<a>``, by link.
@@ -288,7 +275,7 @@ class _FuroMenu:
     written: bool = True
 
     @classmethod
-    def of(cls, menu: _Menu) -> _FuroMenu:
+    def of(cls, menu: Menu) -> _FuroMenu:
         from bs4 import BeautifulSoup  # furo's own dependency
 
         tree = cls(menu)
@@ -318,7 +305,7 @@ class _FuroMenu:
                 )
         return tree
 
-    def first_text(self, item: _Item) -> str | None:
+    def first_text(self, item: MenuItem) -> str | None:
         """The text of the first link in *item* (furo's ``li.find("a").text``)."""
         if item.link is not None:
             return self.texts[id(item.link)]
@@ -330,7 +317,7 @@ class _FuroMenu:
         return None
 
 
-def _walk(lists: list[_List]) -> Iterator[tuple[_List | None, _Item | None]]:
+def _walk(lists: list[MenuList]) -> Iterator[tuple[MenuList | None, MenuItem | None]]:
     """The lists shown and their items, in document order."""
     for ul in lists:
         if ul.shown:
@@ -368,69 +355,27 @@ def _minimal_formatter() -> HTMLFormatter:
 
 
 @dataclass(eq=False)
-class _FuroPage:
-    """furo's tree for one page (``toctree.menu_html``'s ``_PageContext``, not
-    collapsing, written as furo writes it)."""
+class _FuroPage(PageWriter):
+    """furo's tree for one page: the menu not collapsing, written as furo
+    writes it."""
 
-    builder: StandaloneHTMLBuilder
-    page_uri: str
-    tree: _FuroMenu
-    state: FuroTrees
-    current: set[int] = field(default_factory=set)
-    marked: dict[int, list[_Item]] = field(default_factory=dict)
-    last_current: _Item | None = None
+    tree: _FuroMenu | None = None
+    last_current: MenuItem | None = None
 
-    def list_html(self, ul: _List, tail: str = "\n") -> Iterator[str]:
-        if not ul.shown:
-            return
-        if ul.caption:
-            yield self.tree.captions[id(ul)]
+    def for_no_page(self, page_uri: str) -> _FuroPage:
+        return dataclasses.replace(super().for_no_page(page_uri), last_current=None)
+
+    def list_start(self, ul: MenuList, depth: int) -> str:
+        caption = cast("_FuroMenu", self.tree).captions[id(ul)] if ul.caption else ""
         if id(ul) in self.current:
-            yield '<ul class="current">\n'
-        else:
-            yield f'<ul class="{ul.compact}">\n' if ul.compact else "<ul>\n"
-        marked = self.marked.get(id(ul), ())
-        shared = self.unmarked_items(ul)
-        if shared is None:
-            for item in ul.items:
-                yield from self.item_html(item)
-        else:
-            html, offsets = shared
-            start = 0
-            for item in sorted(marked, key=lambda item: item.position):
-                yield html[start : offsets[item.position]]
-                yield from self.item_html(item)
-                start = offsets[item.position + 1]
-            yield html[start:]
-        yield "</ul>" + tail
+            return caption + '<ul class="current">\n'
+        return caption + (f'<ul class="{ul.compact}">\n' if ul.compact else "<ul>\n")
 
-    def unmarked_items(self, ul: _List) -> tuple[str, array.array[int]] | None:
-        """The list's items as on a page where none is marked, and where each
-        starts: the same on every page whose address is in the same directory
-        (``_PageContext.unmarked_items``)."""
-        directory = self.page_uri.rpartition("/")[0]
-        if self.tree.menu.directories[directory] < 2:
-            return None
-        unmarked = self.state.unmarked
-        if directory in unmarked:
-            unmarked.move_to_end(directory)
-        else:
-            unmarked[directory] = {}
-            if len(unmarked) > UNMARKED_DIRECTORIES:
-                unmarked.popitem(last=False)
-        rendered = unmarked[directory]
-        if id(ul) not in rendered:
-            nowhere = f"{directory}/\x00" if directory else "\x00"
-            page = _FuroPage(self.builder, nowhere, self.tree, self.state)
-            parts = ["".join(page.item_html(item)) for item in ul.items]
-            offsets = array.array("Q", itertools.accumulate(map(len, parts), initial=0))
-            rendered[id(ul)] = ("".join(parts), offsets)
-        return rendered[id(ul)]
-
-    def item_html(self, item: _Item) -> Iterator[str]:
+    def item_html(self, item: MenuItem, depth: int, maxdepth: int) -> Iterator[str]:
+        tree = cast("_FuroMenu", self.tree)
         current = id(item) in self.current
         classes = item.classes + (" current" if current else "")
-        switches = self.tree.switches.get(id(item))
+        switches = tree.switches.get(id(item))
         if switches is not None:
             classes += " has-children"
         if item is self.last_current:
@@ -447,14 +392,14 @@ class _FuroPage:
                 classes = "reference internal" if link.internal else "reference external"
             href = link.href(self.builder, self.page_uri) or "#"
             yield f'<a class="{classes}" href={_attribute(href)}>'
-            yield self.tree.titles[id(link)]
+            yield tree.titles[id(link)]
             yield switch
             for ul in lists:
-                yield from self.list_html(ul)
+                yield from self.list_html(ul, depth + 1, maxdepth)
         elif lists:
-            yield from self.list_html(lists[0], tail="")
+            yield from self.list_html(lists[0], depth + 1, maxdepth, end="</ul>")
             yield switch
             yield "\n"
             for ul in lists[1:]:
-                yield from self.list_html(ul)
+                yield from self.list_html(ul, depth + 1, maxdepth)
         yield "</li>\n"

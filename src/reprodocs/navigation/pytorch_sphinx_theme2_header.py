@@ -6,9 +6,9 @@ dropdown of the children of its toctree (``hierarchical_header_nav``, which
 the theme builds for each page, its own section marked current). pydata
 includes the template twice on every page: in the header, and in the primary
 sidebar for small screens, every entry shown
-(``theme_header_links_before_dropdown=999``). Under a section of 2,000 API
-pages, each page writes 2,000 links twice through the template's loop and the
-builder's ``pathto``: at N = 2,000, 45 % of the build's time.
+(``theme_header_links_before_dropdown=999``). Under a large section, each
+page writes every link of it twice through the template's loop and the
+builder's ``pathto``: most of the build's time (docs/performance.rst).
 
 What the template writes depends on the page only through what it reads
 (``jinja2.meta``): the entries, two theme options, and ``pathto``, whose
@@ -31,7 +31,7 @@ project's own ``navbar-nav.html``), and a builder other than html and
 dirhtml, get the theme's own. The log says so, once per build.
 
 Each menu a page holds is also remembered for its Markdown copy
-(:mod:`reprodocs.navigation.pytorch_sphinx_theme2`), which the theme converts
+(:mod:`reprodocs.navigation.markdown_copies`), which the theme converts
 without it.
 """
 
@@ -43,11 +43,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Self
 
 from jinja2 import Template, TemplateError, meta, pass_context
-from sphinx.util import logging
 
 from reprodocs.base import __version__
-from reprodocs.base.state import build_state, new_build_state
-from reprodocs.navigation.pytorch_sphinx_theme2 import remember
+from reprodocs.base.i18n import __
+from reprodocs.base.state import build_state
+from reprodocs.navigation import outcomes
+from reprodocs.navigation.markdown_copies import remember
 from reprodocs.navigation.serving import renders_html_menu
 
 if TYPE_CHECKING:
@@ -57,8 +58,6 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
-
-logger = logging.getLogger(__name__)
 
 #: The theme's template of the header's menu, and where the page says it is
 #: written (pydata-sphinx-theme's ``navbar_center``, template names).
@@ -94,7 +93,6 @@ SERVED = "{{ reprodocs_header_menu() }}"
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    app.connect("env-get-updated", forget_header_menus)
     app.connect("env-get-updated", list_children_once)
     app.connect("build-finished", restore_theme_children)
     # After the theme's own html-page-context handlers (priority 500), which
@@ -170,19 +168,6 @@ class HeaderMenus:
     children: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     #: The keys whose second page was compared.
     compared: set[_Key] = field(default_factory=set)
-    #: What the log has told of.
-    logged: set[str] = field(default_factory=set)
-
-    def log_once(self, what: str, message: str, *args: object) -> None:
-        if what not in self.logged:
-            self.logged.add(what)
-            logger.info(message, *args)
-
-
-def forget_header_menus(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """``env-get-updated``: forget the menus of the last build."""
-    new_build_state(env, HeaderMenus)
-    return []
 
 
 class ListedOnce:
@@ -206,8 +191,8 @@ def list_children_once(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """``env-get-updated``: while the pages are written (the environment no
     longer changes), the theme's function listing an entry's children for
     the header answers once per entry. The theme calls it for every entry on
-    every page, making each child's title text: under a section of 2,000
-    pages, 12 % of the build. It is the theme's private function, replaced
+    every page, making each child's title text: under a large section, a
+    good part of the build. It is the theme's private function, replaced
     by its name in the theme's module (which the theme calls it by) until
     the build finishes; a theme without it lists them itself."""
     theme = sys.modules.get(THEME) if THEME in app.extensions else None
@@ -233,17 +218,24 @@ def serve_header_menu(
     place = context.get(HEADER_PLACE)
     if not (isinstance(place, list) and HEADER_MENU in place and context.get(HEADER_ENTRIES)):
         return
+    if THEME in app.extensions:
+        outcomes.recognise(app.env, f"{THEME} {app.extensions[THEME].version}")
     state = build_state(app.env, HeaderMenus)
     if not renders_html_menu(app.builder):
-        state.log_once(
-            "builder",
-            "reprodocs.navigation: pytorch_sphinx_theme2's header menu with the %s builder "
-            "is the theme's own, in the time the theme takes",
+        outcomes.theme_own(
+            app.env,
+            pagename,
+            f"the header menu with the {app.builder.name} builder",
+            __(
+                "reprodocs.navigation: pytorch_sphinx_theme2's header menu with the %s builder "
+                "is the theme's own, in the time the theme takes"
+            ),
             app.builder.name,
         )
         return
     templates = _templates(app, state)
     if templates is None:
+        outcomes.own(app.env, pagename, "a header menu template of its own")
         return
     theme_template, served = templates
     context[HEADER_PLACE] = [served if name == HEADER_MENU else name for name in place]
@@ -269,10 +261,13 @@ def _templates(app: Sphinx, state: HeaderMenus) -> tuple[Template, Template] | N
         if reads <= TEMPLATE_READS and not includes:
             state.templates = (template, environment.from_string(SERVED))
         else:
-            state.log_once(
-                "template",
-                "reprodocs.navigation: the header menu %s reads %s: it is the theme's own, "
-                "in the time the theme takes",
+            outcomes.log_once(
+                app.env,
+                "a header menu template of its own",
+                __(
+                    "reprodocs.navigation: the header menu %s reads %s: it is the theme's "
+                    "own, in the time the theme takes"
+                ),
                 HEADER_MENU,
                 ", ".join(sorted(reads - TEMPLATE_READS) + includes),
             )
@@ -301,14 +296,17 @@ def header_menu(
         if isinstance(recorded, Recorded):
             state.recorded[key] = recorded
         elif recorded is not None:
-            state.log_once(
-                "unshared",
-                "reprodocs.navigation: pytorch_sphinx_theme2's header menu %s; it is the "
-                "theme's own on each page, in the time the theme takes",
+            outcomes.log_once(
+                app.env,
+                "header menu unshared",
+                __(
+                    "reprodocs.navigation: pytorch_sphinx_theme2's header menu %s; it is the "
+                    "theme's own on each page, in the time the theme takes"
+                ),
                 recorded,
             )
     else:
-        html = _served(state, key, template, context, pathto, pagename)
+        html = _served(app, state, key, template, context, pathto, pagename)
     small = context.get(LINKS_BEFORE_DROPDOWN) == SMALL_SCREENS
     remember(app, pagename, templatename, page_context, SMALL if small else "header", html)
     return html
@@ -336,6 +334,7 @@ def _key(uri: str, context: Context, entries: Any) -> _Key | None:
 
 
 def _served(
+    app: Sphinx,
     state: HeaderMenus,
     key: _Key,
     template: Template,
@@ -354,10 +353,13 @@ def _served(
     theirs = _theme_own(template, context)
     if theirs != html:
         state.recorded[key] = None
-        state.log_once(
-            "differs",
-            "reprodocs.navigation: pytorch_sphinx_theme2's header menu on %s differs from "
-            "that of %s; on the pages of its directory and entries it is the theme's own",
+        outcomes.log_once(
+            app.env,
+            "header menu differs",
+            __(
+                "reprodocs.navigation: pytorch_sphinx_theme2's header menu on %s differs from "
+                "that of %s; on the pages of its directory and entries it is the theme's own"
+            ),
             pagename,
             recorded.pagename,  # type: ignore[union-attr]
         )

@@ -9,10 +9,11 @@ from typing import TYPE_CHECKING, Any, cast
 
 from sphinx.builders.dirhtml import DirectoryHTMLBuilder
 from sphinx.builders.html import StandaloneHTMLBuilder
-from sphinx.util import logging
 
-from reprodocs.base.state import build_state
-from reprodocs.navigation.toctree import OPTIONS, Menus, menu_html
+from reprodocs.base.i18n import __
+from reprodocs.navigation import outcomes
+from reprodocs.navigation.pages import menu_html
+from reprodocs.navigation.toctree import OPTIONS
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -22,8 +23,6 @@ if TYPE_CHECKING:
 # menu_html is looked up here by page_toctree and by furo's tree alike, so
 # that both are the one function (and a test can record it in one place).
 __all__ = ["menu_html", "page_toctree", "renders_html_menu", "serve_menu", "sphinx_menu"]
-
-logger = logging.getLogger(__name__)
 
 
 def serve_menu(
@@ -68,6 +67,7 @@ def page_toctree(
     )
     if html is None:
         return sphinx_menu(builder, pagename, sphinx_toctree, kwargs, "toctree()")
+    outcomes.served(builder.env, pagename)
     return html
 
 
@@ -80,13 +80,15 @@ def sphinx_menu(
 ) -> str:
     """Sphinx's own menu, where this extension cannot give the same; the
     build log says so, once per build and kind."""
-    logged = build_state(builder.env, Menus).fallbacks
-    if what not in logged:
-        logged.add(what)
-        logger.info(
+    outcomes.theme_own(
+        builder.env,
+        pagename,
+        what,
+        __(
             "reprodocs.navigation: %s on %s (and any other such page) is Sphinx's own, "
-            "in the time Sphinx takes",
-            what,
-            pagename,
-        )
+            "in the time Sphinx takes"
+        ),
+        what,
+        pagename,
+    )
     return sphinx_toctree(**kwargs)

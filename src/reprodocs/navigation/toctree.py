@@ -6,7 +6,6 @@ from __future__ import annotations
 import array
 import functools
 import hashlib
-import itertools
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -20,7 +19,7 @@ from sphinx.util.osutil import relative_uri
 from reprodocs.base.state import build_state
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Hashable, Iterable, Iterator
 
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
@@ -28,21 +27,40 @@ if TYPE_CHECKING:
 #: The keyword arguments of the page context's ``toctree()`` served here.
 OPTIONS = frozenset({"collapse", "maxdepth", "titles_only", "includehidden"})
 
-#: For how many directories the unmarked lists are kept (the most recently
+#: For how many directories the lists written for no page are kept (the most recently
 #: used). Pages are written in sorted order, so a directory's pages come
 #: together, interleaved only with its subdirectories': a few directories
 #: render each one about once, while memory stays bounded (not collapsing,
 #: a directory's lists hold the whole menu).
-UNMARKED_DIRECTORIES = 8
+SHARED_DIRECTORIES = 8
 
 
 @dataclass
-class Menus:
+class ResolvedMenus:
     """Per build: the menus resolved, by (titles_only, includehidden), and
-    the kinds of menu left to Sphinx that the log has told of."""
+    what every menu of the build is made with, each found once."""
 
-    resolved: dict[tuple[bool, bool], _Menu] = field(default_factory=dict)
-    fallbacks: set[str] = field(default_factory=set)
+    resolved: dict[tuple[bool, bool], Menu] = field(default_factory=dict)
+    #: Each document's toctree parent, the last one Sphinx finds.
+    parent_of: dict[str, str] | None = None
+    #: See ``Menu.whole_copies_differ``.
+    whole_copies_differ: set[str] | None = None
+    #: How many documents' addresses are in each directory.
+    directories: Counter[str] | None = None
+
+
+def build_facts(builder: StandaloneHTMLBuilder) -> ResolvedMenus:
+    """The build's menus, with the parent map, the documents whose entries
+    Sphinx copies whole and the directories' sizes made (once per build)."""
+    state = build_state(builder.env, ResolvedMenus)
+    if state.directories is None:
+        env = builder.env
+        state.parent_of = parent_map(env)
+        state.whole_copies_differ = whole_copies_differ(env)
+        state.directories = Counter(
+            builder.get_target_uri(docname).rpartition("/")[0] for docname in env.found_docs
+        )
+    return state
 
 
 def fingerprint(env: BuildEnvironment) -> str:
@@ -65,7 +83,7 @@ def fingerprint(env: BuildEnvironment) -> str:
 
 
 @dataclass(eq=False, slots=True)
-class _Link:
+class MenuLink:
     """A toctree's ``<a>``: what its start tag depends on, and the rest."""
 
     internal: bool
@@ -94,13 +112,13 @@ def start_tag(href: str, internal: bool, current: bool) -> str:
 
 
 @dataclass(eq=False, slots=True)
-class _Item:
+class MenuItem:
     """A ``<li>``: its link, and the lists below it."""
 
     classes: str  #: "toctree-lN"
-    link: _Link | None
-    lists: list[_List] = field(default_factory=list)
-    parent: _List | None = None
+    link: MenuLink | None
+    lists: list[MenuList] = field(default_factory=list)
+    parent: MenuList | None = None
     position: int = 0  #: in its parent list
     #: For the top items of a document's table of contents (its title, and
     #: any other top-level section): the document and its ``:tocdepth:``.
@@ -108,12 +126,12 @@ class _Item:
 
 
 @dataclass(eq=False, slots=True)
-class _List:
+class MenuList:
     """A ``<ul>``, preceded by its caption (already rendered) if it has one."""
 
     caption: str
-    items: list[_Item] = field(default_factory=list)
-    parent: _Item | None = None
+    items: list[MenuItem] = field(default_factory=list)
+    parent: MenuItem | None = None
     #: The ``:maxdepth:`` of the toctree a top-level list comes from.
     toctree_maxdepth: int = -1
     #: False for a list holding nothing but a toctree left unresolved (a
@@ -125,211 +143,97 @@ class _List:
 
 
 @dataclass(eq=False, slots=True)
-class _Menu:
+class Menu:
     """One resolved global tree, and where each document's links are in it."""
 
-    lists: list[_List]
-    links_to: dict[str, list[tuple[_Item, bool]]]  #: docname -> (item, is title link)
-    #: The items of a list as rendered where none is marked, and their
-    #: offsets: by directory of the page's address (see
-    #: ``UNMARKED_DIRECTORIES``), then by (list, collapse, maxdepth).
-    unmarked: OrderedDict[str, dict[tuple[int, bool, int], tuple[str, array.array[int]]]] = field(
-        default_factory=OrderedDict
-    )
-    #: How many documents' addresses are in each directory.
-    directories: Counter[str] = field(default_factory=Counter)
+    lists: list[MenuList]
+    links_to: dict[str, list[tuple[MenuItem, bool]]]  #: docname -> (item, is title link)
     #: Each document's toctree parent, the last one Sphinx finds.
-    parent_of: dict[str, str] = field(default_factory=dict)
+    parent_of: dict[str, str]
     #: Documents without ``:tocdepth:`` whose table of contents holds ``only``
     #: nodes: on pages they lead to, Sphinx copies their entry whole, ``only``
     #: nodes and all, which changes what it shows there (``:titlesonly:``
     #: lifts toctrees out of them, items in them get no classes). Those pages
     #: get Sphinx's own menu.
-    whole_copies_differ: set[str] = field(default_factory=set)
+    whole_copies_differ: set[str]
+    #: How many documents' addresses are in each directory.
+    directories: Counter[str]
     #: False when a link is not one this module renders as the builder does
     #: (attributes it does not write): Sphinx's own menu then, on every page.
     renders_as_sphinx: bool = True
+    #: The lists' items as written where none is marked, by the writer (see
+    #: :mod:`reprodocs.navigation.pages`), for the last directories used.
+    shared: OrderedDict[str, dict[Hashable, tuple[str, array.array[int]]]] = field(
+        default_factory=OrderedDict
+    )
 
-    def unmarked_in(
-        self, directory: str
-    ) -> dict[tuple[int, bool, int], tuple[str, array.array[int]]]:
-        """The unmarked lists rendered for *directory*, now the most recently
+    @classmethod
+    def empty(cls, builder: StandaloneHTMLBuilder) -> Menu:
+        """A menu of no list yet, with the build's facts."""
+        facts = build_facts(builder)
+        return cls(
+            lists=[],
+            links_to={},
+            parent_of=facts.parent_of or {},
+            whole_copies_differ=facts.whole_copies_differ or set(),
+            directories=facts.directories or Counter(),
+        )
+
+    def shared_in(self, directory: str) -> dict[Hashable, tuple[str, array.array[int]]]:
+        """The shared lists written for *directory*, now the most recently
         used; those of the least recently used directory are dropped."""
-        if directory in self.unmarked:
-            self.unmarked.move_to_end(directory)
+        if directory in self.shared:
+            self.shared.move_to_end(directory)
         else:
-            self.unmarked[directory] = {}
-            if len(self.unmarked) > UNMARKED_DIRECTORIES:
-                self.unmarked.popitem(last=False)
-        return self.unmarked[directory]
+            self.shared[directory] = {}
+            if len(self.shared) > SHARED_DIRECTORIES:
+                self.shared.popitem(last=False)
+        return self.shared[directory]
 
     def ancestors(self, docname: str) -> set[str]:
-        """Sphinx's ``_get_toctree_ancestors``: the page and the documents up
-        its toctree chain (not the page itself if it has no parent)."""
-        ancestors: set[str] = set()
-        while docname in self.parent_of and docname not in ancestors:
-            ancestors.add(docname)
-            docname = self.parent_of[docname]
-        return ancestors
+        """The page and the documents up its toctree chain (see
+        :func:`toctree_ancestors`)."""
+        return set(toctree_ancestors(self.parent_of, docname))
 
 
-def menu_html(
-    builder: StandaloneHTMLBuilder,
-    pagename: str,
-    *,
-    collapse: object = True,
-    maxdepth: int = 0,
-    titles_only: object = False,
-    includehidden: object = False,
-) -> str | None:
-    """What ``toctree(...)`` returns for *pagename*, in the same HTML; None
-    where Sphinx's own is needed (see ``_Menu.renders_as_sphinx`` and
-    ``_Menu.whole_copies_differ``)."""
-    menu = _resolved_menu(builder, titles_only=bool(titles_only), includehidden=bool(includehidden))
-    if not menu.lists:
-        return ""
-    if not menu.renders_as_sphinx:
-        return None
-    leading_to_page = menu.ancestors(pagename)
-    if not leading_to_page.isdisjoint(menu.whole_copies_differ):
-        return None
-    # As Sphinx: when collapsing, a document's entry keeps no nested lists
-    # unless it leads to the page (and has no :tocdepth:); nothing below it
-    # is marked either. Without collapsing, the documents leading to it
-    # change nothing.
-    ancestors = leading_to_page if collapse else None
-    current, expanded, marked = _marks(menu, pagename, ancestors)
-    page = _PageContext(
-        builder,
-        builder.get_target_uri(pagename),
-        menu,
-        bool(collapse),
-        current,
-        expanded,
-        marked,
-        ancestors,
-    )
-    return "".join(
-        part
-        for top in menu.lists
-        # As Sphinx: the toctree's own :maxdepth: unless one is asked for.
-        for part in page.list_html(top, depth=1, maxdepth=maxdepth or top.toctree_maxdepth)
-    )
-
-
-@dataclass
-class _PageContext:
-    builder: StandaloneHTMLBuilder
-    page_uri: str  #: the page's address, relative to the output root
-    menu: _Menu
-    collapse: bool
-    current: set[int] = field(default_factory=set)  #: ids Sphinx gives the class "current"
-    expanded: set[int] = field(default_factory=set)  #: ids Sphinx marks "iscurrent"
-    #: The marked items, by their list's id.
-    marked: dict[int, list[_Item]] = field(default_factory=dict)
-    #: The documents leading to the page (when collapsing).
-    ancestors: set[str] | None = None
-
-    def list_html(self, ul: _List, depth: int, maxdepth: int) -> Iterator[str]:
-        if not ul.shown:
-            return
-        yield ul.caption
-        if id(ul) in self.current:
-            yield '<ul class="current">\n'
-        else:
-            yield f'<ul class="{ul.compact}">\n' if ul.compact else "<ul>\n"
-        marked = self.marked.get(id(ul), ())
-        shared = self.unmarked_items(ul, depth, maxdepth)
-        if shared is None:
-            for item in ul.items:
-                yield from self.item_html(item, depth, maxdepth)
-        else:
-            # The shared HTML, with this page's own items (its branch) spliced in.
-            html, offsets = shared
-            start = 0
-            for item in sorted(marked, key=lambda item: item.position):
-                yield html[start : offsets[item.position]]
-                yield from self.item_html(item, depth, maxdepth)
-                start = offsets[item.position + 1]
-            yield html[start:]
-        yield "</ul>\n"
-
-    def unmarked_items(
-        self, ul: _List, depth: int, maxdepth: int
-    ) -> tuple[str, array.array[int]] | None:
-        """The list's items as on a page where none is marked, and where each
-        item starts: the same on every page whose address has the same
-        directory, so rendered once for them all. None for a page alone in its
-        directory (with dirhtml, every page), which renders its items itself."""
-        directory = self.page_uri.rpartition("/")[0]
-        if self.menu.directories[directory] < 2:
-            return None
-        rendered = self.menu.unmarked_in(directory)
-        key = (id(ul), self.collapse, maxdepth)
-        if key not in rendered:
-            # From an address in that directory that no document has.
-            nowhere = f"{directory}/\x00" if directory else "\x00"
-            unmarked = _PageContext(self.builder, nowhere, self.menu, self.collapse)
-            parts = ["".join(unmarked.item_html(item, depth, maxdepth)) for item in ul.items]
-            offsets = array.array("Q", itertools.accumulate(map(len, parts), initial=0))
-            rendered[key] = ("".join(parts), offsets)
-        return rendered[key]
-
-    def item_html(self, item: _Item, depth: int, maxdepth: int) -> Iterator[str]:
-        current = " current" if id(item) in self.current else ""
-        yield f'<li class="{item.classes}{current}">'
-        if item.link is not None:
-            yield item.link.html(self.builder, self.page_uri, id(item.link) in self.current)
-        for ul in item.lists:
-            # Sphinx's _toctree_copy: a nested list is kept within maxdepth and,
-            # when collapsing, only on the current branch.
-            within = depth + 1 <= maxdepth or maxdepth <= 0
-            on_branch = id(item) in self.expanded  # so is every list below it
-            if on_branch and self.ancestors is not None and _prunes(item, self.ancestors):
-                on_branch = False
-            if within and (not self.collapse or on_branch):
-                yield from self.list_html(ul, depth + 1, maxdepth)
-        yield "</li>\n"
-
-
-def _marks(
-    menu: _Menu, pagename: str, ancestors: set[str] | None
-) -> tuple[set[int], set[int], dict[int, list[_Item]]]:
+def marks(
+    menu: Menu, pagename: str, ancestors: set[str] | None
+) -> tuple[set[int], set[int], dict[int, list[MenuItem]]]:
     """Sphinx's ``_toctree_add_classes`` for *pagename*: "current" on the
     branches of its title links, "iscurrent" on those of all its links; and
     the items so marked, by list. With *ancestors* (when collapsing), links
     below an entry Sphinx pruned first are gone."""
     current: set[int] = set()
     expanded: set[int] = set()
-    marked: dict[int, dict[int, _Item]] = {}
+    marked: dict[int, dict[int, MenuItem]] = {}
     for item, is_title in menu.links_to.get(pagename, ()):
         if ancestors is not None and any(
-            _prunes(above, ancestors) for above in _branch(item) if above is not item
+            prunes(above, ancestors) for above in branch(item) if above is not item
         ):
             continue
         if is_title:
             current.add(id(item.link))
-            current.update(id(node) for node in _branch(item))
+            current.update(id(node) for node in branch(item))
         if id(item) not in expanded:
-            expanded.update(id(node) for node in _branch(item))
-        for node in _branch(item):
-            if isinstance(node, _Item) and node.parent is not None:
+            expanded.update(id(node) for node in branch(item))
+        for node in branch(item):
+            if isinstance(node, MenuItem) and node.parent is not None:
                 marked.setdefault(id(node.parent), {})[id(node)] = node
     return current, expanded, {ul: list(items.values()) for ul, items in marked.items()}
 
 
-def _prunes(item: _Item | _List, ancestors: set[str]) -> bool:
+def prunes(item: MenuItem | MenuList, ancestors: set[str]) -> bool:
     """Whether Sphinx, collapsing, drops the lists below *item*
     (``_toctree_standard_entry``): the top items of a document's entry, unless
     the document leads to the page and has no ``:tocdepth:``."""
-    if not isinstance(item, _Item) or item.entry is None:
+    if not isinstance(item, MenuItem) or item.entry is None:
         return False
     docname, tocdepth = item.entry
     return not (docname in ancestors and tocdepth <= 0)
 
 
-def _branch(item: _Item) -> Iterator[_Item | _List]:
-    node: _Item | _List | None = item
+def branch(item: MenuItem) -> Iterator[MenuItem | MenuList]:
+    node: MenuItem | MenuList | None = item
     while node is not None:
         yield node
         node = node.parent
@@ -356,42 +260,32 @@ class _LinkRecorder:
 _NO_PAGE = "\x00"
 
 
-def _resolved_menu(
+def resolved_menu(
     builder: StandaloneHTMLBuilder, *, titles_only: bool, includehidden: bool
-) -> _Menu:
-    menus = build_state(builder.env, Menus).resolved
+) -> Menu:
+    """What ``global_toctree_for_doc`` resolves, for no page in particular and
+    not yet pruned to a depth (the marks of a page are set before pruning):
+    once per build and options."""
+    menus = build_facts(builder).resolved
     key = (titles_only, includehidden)
     if key not in menus:
-        menus[key] = _resolve(builder, titles_only, includehidden)
+        env = builder.env
+        # Not env.master_doctree: a cached property, which would be pickled
+        # with the environment when read before the end of the reading phase.
+        toctrees = env.get_doctree(env.config.root_doc).findall(addnodes.toctree)
+        menus[key] = resolve_into(
+            Menu.empty(builder), builder, toctrees, titles_only, includehidden
+        )
     return menus[key]
 
 
-def _resolve(builder: StandaloneHTMLBuilder, titles_only: bool, includehidden: bool) -> _Menu:
-    """What ``global_toctree_for_doc`` resolves, for no page in particular and
-    not yet pruned to a depth: the marks of a page are set before pruning."""
-    env = builder.env
-    menu = _Menu(
-        lists=[],
-        links_to={},
-        parent_of=parent_map(env),
-        whole_copies_differ=whole_copies_differ(env),
-    )
-    menu.directories.update(
-        builder.get_target_uri(docname).rpartition("/")[0] for docname in env.found_docs
-    )
-    # Not env.master_doctree: a cached property, which would be pickled with
-    # the environment when read before the end of the reading phase.
-    toctrees = env.get_doctree(env.config.root_doc).findall(addnodes.toctree)
-    return resolve_into(menu, builder, toctrees, titles_only, includehidden)
-
-
 def resolve_into(
-    menu: _Menu,
+    menu: Menu,
     builder: StandaloneHTMLBuilder,
     toctrees: Iterable[addnodes.toctree],
     titles_only: bool,
     includehidden: bool,
-) -> _Menu:
+) -> Menu:
     """*menu*, its lists those of *toctrees* resolved by Sphinx's own
     ``TocTree.resolve`` for no page in particular, unpruned, each link
     rendered once."""
@@ -436,8 +330,21 @@ def parent_map(env: BuildEnvironment) -> dict[str, str]:
     return parent_of
 
 
+def toctree_ancestors(parent_of: dict[str, str], docname: str) -> list[str]:
+    """Sphinx's ``_get_toctree_ancestors``, in its order: the page and the
+    documents up its toctree chain, without the root (nor the page itself if
+    it has no parent)."""
+    found: list[str] = []
+    seen: set[str] = set()
+    while docname in parent_of and docname not in seen:
+        found.append(docname)
+        seen.add(docname)
+        docname = parent_of[docname]
+    return found
+
+
 def whole_copies_differ(env: BuildEnvironment) -> set[str]:
-    """See ``_Menu.whole_copies_differ``."""
+    """See ``Menu.whole_copies_differ``."""
     return {
         docname
         for docname, toc in env.tocs.items()
@@ -449,7 +356,7 @@ def whole_copies_differ(env: BuildEnvironment) -> set[str]:
 def _release(tree: nodes.Element) -> None:
     """Free the tree ``TocTree.resolve`` returned now, not at the cycle
     collector's next full collection: left there with the build's other
-    garbage (about 20 MB on Django's docs), it raised the peak memory. Without
+    garbage, it raised the peak memory. Without
     parent links its nodes hold no cycles. Each one is a copy Sphinx's
     ``_toctree_copy`` made for this call: the environment's tables of contents
     keep their own."""
@@ -457,8 +364,10 @@ def _release(tree: nodes.Element) -> None:
         node.parent = None
 
 
-def _list(node: nodes.bullet_list, parent: _Item | None, render: _Renderer, menu: _Menu) -> _List:
-    ul = _List(caption="", parent=parent)
+def _list(
+    node: nodes.bullet_list, parent: MenuItem | None, render: _Renderer, menu: Menu
+) -> MenuList:
+    ul = MenuList(caption="", parent=parent)
     ul.shown = not (len(node) == 1 and isinstance(node[0], addnodes.toctree))
     if len(node) == 0 and render.builder.config.html_compact_lists:
         ul.compact = "simple"
@@ -470,8 +379,8 @@ def _list(node: nodes.bullet_list, parent: _Item | None, render: _Renderer, menu
     return ul
 
 
-def _item(node: nodes.list_item, parent: _List, render: _Renderer, menu: _Menu) -> _Item:
-    item = _Item(classes=" ".join(node["classes"]), link=None, parent=parent)
+def _item(node: nodes.list_item, parent: MenuList, render: _Renderer, menu: Menu) -> MenuItem:
+    item = MenuItem(classes=" ".join(node["classes"]), link=None, parent=parent)
     for child in node.children:
         if isinstance(child, addnodes.compact_paragraph):
             for reference in child.findall(nodes.reference):
@@ -487,7 +396,7 @@ def _item(node: nodes.list_item, parent: _List, render: _Renderer, menu: _Menu) 
     return item
 
 
-def _entry(item: _Item, menu: _Menu, env: BuildEnvironment) -> tuple[str, Any] | None:
+def _entry(item: MenuItem, menu: Menu, env: BuildEnvironment) -> tuple[str, Any] | None:
     """The document whose entry *item* is a top item of: a link into a
     document from outside it (Sphinx's ``_toctree_standard_entry`` copies
     each document's table of contents, pruning below its top items)."""
@@ -506,29 +415,30 @@ class _Renderer:
     The builder's ``render_partial`` sets up a docutils document and its
     transforms for each call, which costs more than rendering a link: so
     each node is put in a ``_RenderedNode``, all of them are rendered in one
-    call, and each takes the HTML written between its start and its end (on
-    PyTorch's docs tree, 3,000 links each rendered twice: 0.24 CPU s rather
-    than 0.85 s a call each, on Sphinx 9.0). Each node sits in a toctree's
-    paragraph, as in the tree: the HTML of captions depends on it.
+    call, and each takes the HTML written between its start and its end.
+    Each node sits in a toctree's paragraph, as in the tree: the HTML of
+    captions depends on it. A link is rendered whole, as in the tree; what
+    follows its start tag is its ``inner``, if the start tag is the one
+    :func:`start_tag` writes (if not, attributes this module does not write,
+    Sphinx renders the menu).
     """
 
     def __init__(self, builder: StandaloneHTMLBuilder, docnames: list[str]) -> None:
         self.builder = builder
         self.docnames = docnames
         self.secnumber_suffix = builder.config.html_secnumber_suffix
-        self.captions: list[tuple[_List, _RenderedNode]] = []
-        #: Each link with its prefix (a section number), its inner nodes and
-        #: the whole link, rendered.
-        self.links: list[tuple[_Link, str, _RenderedNode, _RenderedNode]] = []
+        self.captions: list[tuple[MenuList, _RenderedNode]] = []
+        #: Each link with its prefix (a section number) and the whole link, rendered.
+        self.links: list[tuple[MenuLink, str, _RenderedNode]] = []
 
     def _node(self, *copies: nodes.Node) -> _RenderedNode:
         """*copies* (the paragraph becomes their parent) in a toctree's paragraph."""
         return _RenderedNode("", addnodes.compact_paragraph("", "", *copies, toctree=True))
 
-    def caption(self, ul: _List, title: nodes.title) -> None:
+    def caption(self, ul: MenuList, title: nodes.title) -> None:
         self.captions.append((ul, self._node(title.deepcopy())))
 
-    def link(self, reference: nodes.reference) -> _Link:
+    def link(self, reference: nodes.reference) -> MenuLink:
         """The link, its ``inner`` written by ``render()``."""
         internal = bool(reference.get("internal"))
         refuri = reference.get("refuri", "")
@@ -539,17 +449,16 @@ class _Renderer:
         # Sphinx's visit_reference writes a numbered toctree's section number.
         secnumber = reference.get("secnumber")
         number = f"{'.'.join(map(str, secnumber))}{self.secnumber_suffix}" if secnumber else ""
-        link = _Link(
+        link = MenuLink(
             internal=internal,
             uri="" if internal else refuri,
             docname=docname,
             anchor=reference.get("anchorname", ""),
             inner="",
         )
-        inner = self._node(*(child.deepcopy() for child in reference.children))
         whole = reference.deepcopy()
         whole["refuri"] = link.anchor if internal else refuri
-        self.links.append((link, number, inner, self._node(whole)))
+        self.links.append((link, number, self._node(whole)))
         return link
 
     def render(self) -> bool:
@@ -557,8 +466,7 @@ class _Renderer:
         rendered as the builder does."""
         everything = _RenderedNode("")
         everything.extend(rendered for _, rendered in self.captions)
-        for _, _, inner, whole in self.links:
-            everything += [inner, whole]
+        everything.extend(whole for _, _, whole in self.links)
         if not everything.children:
             return True
         try:
@@ -573,13 +481,11 @@ class _Renderer:
         for ul, rendered in self.captions:
             ul.caption = rendered.html
         as_builder = True
-        for link, number, inner, whole in self.links:
-            link.inner = number + inner.html + "</a>"
-            # Rendered by the builder, the whole link must be the same HTML;
-            # if not (attributes this module does not write), Sphinx renders
-            # the menu.
-            refuri = link.anchor if link.internal else link.uri
-            if whole.html != start_tag(refuri, link.internal, False) + link.inner:
+        for link, number, whole in self.links:
+            tag = start_tag(link.anchor if link.internal else link.uri, link.internal, False)
+            if whole.html.startswith(tag + number) and whole.html.endswith("</a>"):
+                link.inner = whole.html[len(tag) :]
+            else:
                 as_builder = False
         return as_builder
 

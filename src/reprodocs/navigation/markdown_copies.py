@@ -1,19 +1,18 @@
-"""pytorch_sphinx_theme2's Markdown copies without parsing the menus again.
+"""pytorch_sphinx_theme2's Markdown copies, converted without the menus.
 
 When the build is done, pytorch_sphinx_theme2 (0.4.13) converts every page it
 wrote into Markdown for LLMs (its ``llm_generation``: ``<page>.md`` and
 ``llms-full.txt``). ``_convert_single_doc`` reads the page and
 ``_html_to_markdown`` parses all of it with BeautifulSoup, removes its
 ``<nav>``, ``<aside>``, header and footer, and converts what is left of the
-article. On PyTorch's docs the sidebar is nearly all of a page (about 2,800
-links, 400 KB of a 430 KB page): parsed only to be removed, once the sidebar
-is served in linear time it was most of the build (4.6 times the theme without
-a sidebar, on PyTorch's tree).
+article. On a site with large sections the sidebar is nearly all of a page:
+parsed only to be removed, once the sidebar is served in linear time it was
+most of the build (figures in docs/performance.rst).
 
 The header's menu is the other part of a page that grows with the site: the
 theme's ``navbar-nav.html`` lists every child of the root's toctree entries,
 twice (the header, and its copy for small screens, which shows every
-link). Under one section of 2,000 API pages that is 800 KB of a 1 MB page.
+link): under a large section, most of the page.
 
 Here the conversion is given each page without these menus, the pieces of
 it that are known exactly: the sidebar :mod:`reprodocs.navigation.pydata`
@@ -48,14 +47,14 @@ from typing import TYPE_CHECKING, Any
 from sphinx.util import logging
 
 from reprodocs.base import __version__
-from reprodocs.base.state import build_state, new_build_state
+from reprodocs.base.i18n import __
+from reprodocs.base.state import build_state
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from types import ModuleType
 
     from sphinx.application import Sphinx
-    from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
 
 logger = logging.getLogger(__name__)
@@ -70,7 +69,6 @@ _PREFIX = 256
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    app.connect("env-get-updated", forget_pieces)
     # Around the theme's _generate_llms_txt (priority 500).
     app.connect("build-finished", convert_without_menus, priority=400)
     app.connect("build-finished", restore_theme_functions, priority=600)
@@ -223,12 +221,6 @@ def converts(app: Sphinx, pagename: str) -> bool:
     return makes_markdown(app) and pagename in app.env.all_docs
 
 
-def forget_pieces(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """``env-get-updated``: forget the pieces of the last build."""
-    new_build_state(env, WrittenPieces)
-    return []
-
-
 def convert_without_menus(app: Sphinx, exception: BaseException | None) -> None:
     """``build-finished``, before the theme's: check each layout, then have
     the theme convert the pages of those that pass without their menus."""
@@ -247,9 +239,11 @@ def convert_without_menus(app: Sphinx, exception: BaseException | None) -> None:
     if differing:
         first, kinds, _pages = differing[0]
         logger.info(
-            "reprodocs.navigation: pytorch_sphinx_theme2's Markdown copy of %s differs "
-            "without its menus (%s); %d pages, of its layout and any other where it "
-            "differs, are converted whole, in the time the theme takes",
+            __(
+                "reprodocs.navigation: pytorch_sphinx_theme2's Markdown copy of %s differs "
+                "without its menus (%s); %d pages, of its layout and any other where it "
+                "differs, are converted whole, in the time the theme takes"
+            ),
             first,
             ", ".join(kinds),
             sum(pages for _first, _kinds, pages in differing),
