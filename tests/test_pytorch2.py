@@ -20,6 +20,7 @@ from conftest import (
     require_pytorch_sphinx_theme2,
     text_of,
 )
+from reprodocs.notes.nondeterministic_ops import JSON_VERSION
 
 #: The Reproducibility page, as the notes' links name it.
 LINK = "notes/randomness"
@@ -63,7 +64,7 @@ def test_tables_have_the_theme_s_table_style(site):
 
 def test_nondeterministic_json_is_written(site):
     index = json.loads((site / "nondeterministic.json").read_text(encoding="utf-8"))
-    assert index["version"] == 2
+    assert index["version"] == JSON_VERSION
     names = {operation["name"] for operation in index["operations"]}
     assert "torch.nn.functional.ctc_loss" in names
     page, _, anchor = next(
