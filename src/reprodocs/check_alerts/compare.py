@@ -176,19 +176,19 @@ def still_raised(calls: list[Located[AlertCall]], entries: list[Entry]) -> Itera
 
 def without_alert(ties: list[Located[Tie]], entries: list[Entry]) -> Iterable[Finding]:
     """Entries naming no alert, with the alerts tests tie to their operation."""
+    # Each test's entries, worked out once (not once per entry).
+    expected: dict[int, set[str]] = {}
+    for tie in ties:
+        if tie.item.alert:
+            for entry in tied_entries(tie.item, entries):
+                expected.setdefault(id(entry), set()).add(tie.item.alert)
     for entry in entries:
         if entry.alerts or not entry.name:
             continue
-        expected = sorted(
-            {
-                tie.item.alert
-                for tie in ties
-                if tie.item.alert and entry in tied_entries(tie.item, entries)
-            }
-        )
+        tested = sorted(expected.get(id(entry), ()))
         message = __("%s names no alert (:alert:)") % entry.name
-        if expected:
-            message += __("; its tests expect %s") % ", ".join(map(repr, expected))
+        if tested:
+            message += __("; its tests expect %s") % ", ".join(map(repr, tested))
         yield Finding(WITHOUT_ALERT, entry.docs, None, message, None, entry.name, entry.docs)
 
 
