@@ -12,7 +12,8 @@ runs
 
 It prints what the migration made of the two lists of
 ``torch.use_deterministic_algorithms``' docstring: each item, and the note it
-was matched to or why it stays in the list by hand; then the notes in
+was matched to, the entry added for it (in its operation's docstring, or in
+the list's place), or why it stays in the list by hand; then the notes in
 neither list, and the numbers.
 
 Then it builds one page documenting ``use_deterministic_algorithms``, every
@@ -21,10 +22,14 @@ the original package, and from the migrated copy with reprodocs and
 ``reprodocs_wording = SET`` (default ``pytorch-2``, PyTorch 2.x's; with
 ``pytorch-1.4``, each note keeps its words through ``:wording:``). It prints
 each operation's notes as compared (a note now in a list says, besides,
-what deterministic mode does: it is printed, not compared) and, if the
-installed reprodocs renders ``:format: list``, each list's items as compared.
-It exits with 1 when a note in neither list differs, when an item of a list
-is lost or changed, or when the migration failed.
+what deterministic mode does: it is printed, not compared), each operation given an entry as compared (an entry renders
+nothing: the whole description must be the same), each list's items as
+compared (words, whitespace aside, and a link to the operation's own
+description on the page), and whether ``nondeterministic.json`` names each
+item's operation with its list's mode. It exits with 1 when migrate did
+not exit with 0, when an item is kept by hand, when a note in neither list
+or a description given an entry differs, when an item of a list is lost,
+changed or not linked to its operation, or when the JSON misses one.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import inspect
+import json
 import os
 import shutil
 import subprocess
@@ -157,22 +163,24 @@ def list_items(soup: BeautifulSoup) -> list[list[tuple[str, tuple[str, ...]]]]:
     ]
 
 
-def renders_lists() -> bool:
-    from reprodocs.notes.nondeterministic_ops import NondeterministicOpsDirective
-
-    return "format" in NondeterministicOpsDirective.option_spec
-
-
 def report_lists(outcome: migrate.ListsOutcome) -> None:
     """Print what the migration makes of each item, and each note in neither list."""
     notes = {id(item): note for item, note in outcome.matched}
+    entries = {id(item): docstring for item, docstring in outcome.entries}
     for found in outcome.lists:
         print(f"\n{found.path}:{found.line}: {found.kind}, {len(found.items)} items:")
         for item in found.items:
-            note = notes.get(id(item))
-            if note is not None:
+            if (note := notes.get(id(item))) is not None:
                 print(f"  note    {item.text}")
-                print(f"          <- {note.directive} at {note.path}:{note.line}")
+                print(
+                    f"          <- {note.directive} on {note.operations[0]} at {note.path}:{note.line}"
+                )
+            elif id(item) in entries:
+                docstring = entries[id(item)]
+                where = f"{docstring.path}:{docstring.line}" if docstring else "the list's place"
+                prose = " (beside its note in prose)" if docstring and docstring.prose_note else ""
+                print(f"  entry   {item.text}")
+                print(f"          -> {where}{prose}")
             else:
                 print(f"  by hand {item.text}")
     print(f"\nnotes in neither list ({len(outcome.unlisted)}):")
@@ -181,33 +189,89 @@ def report_lists(outcome: migrate.ListsOutcome) -> None:
 
 
 def words(item: tuple[str, tuple[str, ...]]) -> tuple[str, tuple[str, ...]]:
-    """An item's words and links, without its commas: a list of words in an
-    item (interpolate's modes) is a list of words, commas, in a ``:when:``."""
+    """An item's words and links, whitespace aside."""
     text, links = item
-    return text.replace(",", ""), links
+    return " ".join(text.split()), links
 
 
 def compare_lists(before: BeautifulSoup, after: BeautifulSoup) -> int:
     """Print each list's items before and after, item by item; the number of
-    items lost or changed (in more than their commas)."""
+    items lost, changed, or linked elsewhere than to their operation's own
+    description on the page."""
     changed = 0
     for number, (old, new) in enumerate(zip(list_items(before), list_items(after), strict=True)):
         print(f"\nlist {number + 1}: {len(old)} items before, {len(new)} after")
-        gone, added = Counter(old) - Counter(new), Counter(new) - Counter(old)
-        lost = Counter(map(words, gone.elements())) - Counter(map(words, added.elements()))
+        gone = Counter(map(words, old)) - Counter(map(words, new))
+        added = Counter(map(words, new)) - Counter(map(words, old))
         for item in old:
-            state = (
-                "same   "
-                if item not in gone
-                else "commas "
-                if words(item) not in lost
-                else "LOST   "
-            )
+            linked = all(href.startswith("#") and after.find(id=href[1:]) for href in item[1])
+            state = "LOST   " if words(item) in gone else "same   " if linked else "UNLINKED"
+            changed += state != "same   "
             print(f"  {state} {item[0]} {list(item[1])}")
         for text, links in added.elements():
             print(f"  now     {text} {list(links)}")
-        changed += sum(lost.values())
     return changed
+
+
+def compare_entries(
+    outcome: migrate.ListsOutcome, before: BeautifulSoup, after: BeautifulSoup
+) -> int:
+    """Print whether each operation given an entry in its docstring is
+    described as before, whole (an entry renders nothing); the number that
+    are not."""
+    differ = 0
+    names = dict.fromkeys(item.operation for item, docstring in outcome.entries if docstring)
+    for name in names:
+        old, new = before.find(id=name), after.find(id=name)
+        same = old is not None and new is not None and str(old.parent) == str(new.parent)
+        differ += not same
+        print(f"{'same' if same else 'DIFFERENT'}: {name}, given an entry")
+    print(
+        f"the descriptions of {len(names) - differ} of {len(names)} operations given an entry the same"
+    )
+    return differ
+
+
+def compare_registry(outcome: migrate.ListsOutcome, registry: Path) -> int:
+    """Print whether nondeterministic.json names each item's operation with
+    its list's mode; the number it does not."""
+    operations = json.loads(registry.read_text(encoding="utf-8"))["operations"]
+    missing = 0
+    for found in outcome.lists:
+        for item in found.items:
+            named = [
+                entry
+                for entry in operations
+                if item.operation
+                in (entry["name"], entry.get("listed_as"), *(entry.get("aliases") or ()))
+                and entry["deterministic_algorithms"] == found.kind
+            ]
+            if not named:
+                missing += 1
+                print(f"NOT IN {registry.name}: {item.operation} ({found.kind})")
+    items = sum(len(found.items) for found in outcome.lists)
+    print(f"{registry.name}: {items - missing} of {items} items named with their mode")
+    return missing
+
+
+def documented(outcome: migrate.ListsOutcome) -> list[str]:
+    """The objects the page documents: the lists' holder, the operations as
+    the lists name them (torch.nn.Conv1d, which torch.nn.modules.conv
+    defines), those of the notes matched to them and of the notes in neither."""
+    return list(
+        dict.fromkeys(
+            [
+                LISTS_HOLDER,
+                *(item.operation for found in outcome.lists for item in found.items),
+                *(
+                    note.operations[0]
+                    for item, note in outcome.matched
+                    if not migrate.names_match(item.operation, note.operations[0])
+                ),
+                *(note.operations[0] for note in outcome.unlisted),
+            ]
+        )
+    )
 
 
 def main(work: Path, wording: str) -> int:
@@ -219,41 +283,23 @@ def main(work: Path, wording: str) -> int:
 
     outcome = migrate.survey([str(original)], wording)
     report_lists(outcome)
-    items = len(outcome.matched) + len(outcome.kept)
+    items = sum(len(found.items) for found in outcome.lists)
     print(
-        f"\ntorch {torch.__version__}: {items} items in the lists, {len(outcome.matched)} "
-        f"matched to a note, {len(outcome.kept)} kept by hand; "
-        f"{len(outcome.unlisted)} notes in neither list\n"
+        f"\ntorch {torch.__version__}: {items} items in the lists: {len(outcome.matched)} "
+        f"from a note, {len(outcome.entries)} from an entry added, {len(outcome.kept)} kept "
+        f"by hand; {len(outcome.unlisted)} notes in neither list\n"
     )
 
+    command = [sys.executable, "-m", "reprodocs", "migrate", "--write", "--wording", wording]
     migration = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "reprodocs",
-            "migrate",
-            "--write",
-            "--wording",
-            wording,
-            str(copy / "torch"),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
+        [*command, str(copy / "torch")], capture_output=True, text=True, check=False
     )
     print(migration.stdout + migration.stderr, end="")
-    # The operations as the lists name them (torch.nn.Conv1d, which
-    # torch.nn.modules.conv defines), and those of the notes in neither list.
+    print(f"migrate exited with {migration.returncode}\n")
+    objects = documented(outcome)
+    # The descriptions whose notes now say what deterministic mode does.
     listed = {item.operation for item, _ in outcome.matched}
-    objects = list(
-        dict.fromkeys(
-            [
-                LISTS_HOLDER,
-                *(item.operation for found in outcome.lists for item in found.items),
-                *(note.operations[0] for note in outcome.unlisted),
-            ]
-        )
-    )
+    listed |= {note.operations[0] for _, note in outcome.matched}
     sites = {"original": work / "original-site", "migrated": work / "migrated-site"}
     for name, site in sites.items():
         shutil.rmtree(site, ignore_errors=True)
@@ -281,15 +327,14 @@ def main(work: Path, wording: str) -> int:
     compared = sum(1 for name, notes in notes_before.items() if notes and name not in listed)
     print(
         f"torch {torch.__version__}: the notes of {compared - differ} of {compared} other "
-        "descriptions the same"
+        "descriptions the same\n"
     )
-    lost = 0
-    if renders_lists():
-        lost = compare_lists(before, after)
-        print(f"\nitems lost or changed (in more than their commas): {lost}")
-    else:
-        print("\nreprodocs does not render :format: list: the lists are not compared")
-    return 1 if differ or lost or migration.returncode == migrate.FILE_ERROR else 0
+    differ += compare_entries(outcome, before, after)
+    lost = compare_lists(before, after)
+    print(f"\nitems lost, changed or not linked to their operation: {lost}\n")
+    missing = compare_registry(outcome, pages["migrated"].parent / "nondeterministic.json")
+    failed = differ or lost or missing or outcome.kept or migration.returncode
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

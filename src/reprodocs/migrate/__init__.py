@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from reprodocs.migrate.command import run, survey
 from reprodocs.migrate.includes import INCLUDED_NOTES
-from reprodocs.migrate.matching import ListsOutcome, fits, match_lists, names_match
+from reprodocs.migrate.matching import ListsOutcome, fits, match_lists
 from reprodocs.migrate.model import (
     FoundNote,
     HandKeptList,
@@ -46,6 +46,7 @@ from reprodocs.migrate.model import (
     ParseError,
     Plan,
 )
+from reprodocs.migrate.names import kin, names_match
 from reprodocs.migrate.placeholders import PLACEHOLDERS
 from reprodocs.migrate.report import (
     FILE_ERROR,
@@ -90,6 +91,7 @@ __all__ = [
     "Settings",
     "Source",
     "fits",
+    "kin",
     "match_lists",
     "migrate_file",
     "migrate_source",

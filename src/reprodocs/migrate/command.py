@@ -16,8 +16,11 @@ from typing import TextIO
 from reprodocs.base.files import remove_stale_temporaries
 from reprodocs.base.i18n import __
 from reprodocs.migrate import report
+from reprodocs.migrate.docstrings import Docstring, docstrings, may_document
 from reprodocs.migrate.matching import ListsOutcome, match_lists
 from reprodocs.migrate.model import FoundNote, HandKeptList, Migration, Notice, ParseError, Plan
+from reprodocs.migrate.names import names_match
+from reprodocs.migrate.owners import module_name
 from reprodocs.migrate.report import Message
 from reprodocs.migrate.settings import DEFAULT_WORDING, Settings
 from reprodocs.migrate.sources import (
@@ -26,6 +29,7 @@ from reprodocs.migrate.sources import (
     Source,
     migrate_file,
     migrate_source,
+    read_source,
     source_files,
     write_atomically,
 )
@@ -117,8 +121,11 @@ def run(
     could not be read, parsed or written.
     """
     settings = Settings(wording)
+    paths = list(paths)
     found = _read_all(paths, settings, write)
-    lists = _Lists([file for file in found if isinstance(file, _File)])
+    files = [file for file in found if isinstance(file, _File)]
+    lists = _Lists(files, paths)
+    found += _files_given_entries(lists, files, settings)
     said, moved = _migrate_all(found, settings, write, lists)
     messages = []
     for index, file in enumerate(found):
@@ -156,6 +163,7 @@ def _migrate_all(
 def survey(paths: Iterable[str], wording: str = DEFAULT_WORDING) -> ListsOutcome:
     """The lists' migration of the files at *paths*, decided and not made
     (files that cannot be read or parsed are passed over)."""
+    paths = list(paths)
     migrations = []
     for source in source_files(paths):
         if source.problem or source.not_followed:
@@ -164,7 +172,46 @@ def survey(paths: Iterable[str], wording: str = DEFAULT_WORDING) -> ListsOutcome
             migrations.append(migrate_file(source.path, Settings(wording))[1])
         except (ParseError, OSError, UnicodeError):
             continue
-    return match_lists(*_found(migrations))
+    notes, lists, list_directives = _found(migrations)
+    docstrings = _docstrings(paths, lists)
+    return match_lists(notes, lists, list_directives, docstrings=docstrings)
+
+
+def _docstrings(paths: list[str], lists: Iterable[HandKeptList]) -> dict[str, Docstring]:
+    """The docstrings, in the Python files at *paths*, of the operations
+    the items of *lists* name, by those names: one naming the operation
+    exactly before one a package re-exports (the first of equals)."""
+    operations = {item.operation for found in lists for item in found.items if item.operation}
+    short_names = {name.rpartition(".")[2] for name in operations}
+    found: dict[str, tuple[int, Docstring]] = {}
+    for source in source_files(paths) if operations else ():
+        if source.problem or source.not_followed or source.path.suffix != ".py":
+            continue
+        try:
+            text, _ = read_source(source.path)
+        except (ParseError, OSError, UnicodeError):
+            continue  # reported where the file is read
+        if not may_document(text, short_names):
+            continue
+        module, package = module_name(source.path)
+        for docstring in docstrings(text, source.path, module, package, operations):
+            for name in operations:
+                level = names_match(name, docstring.operation)
+                if level > found.get(name, (0, docstring))[0]:
+                    found[name] = (level, docstring)
+    return {name: docstring for name, (_, docstring) in found.items()}
+
+
+def _files_given_entries(
+    lists: _Lists, files: list[_File], settings: Settings
+) -> list[_File | Message]:
+    """The files the plan adds entries to that were not read for anything else."""
+    read = {file.path for file in files}
+    added: list[_File | Message] = []
+    for path, plan in lists.outcome.plans.items():
+        if plan.entries and path not in read:
+            added.append(_read(Source(path), Path(os.path.realpath(path)), settings))
+    return added
 
 
 def _found(files: Iterable[Migration]) -> tuple[list[FoundNote], list[HandKeptList], int]:
@@ -224,22 +271,27 @@ class _Lists:
     """The lists' matching over the files of a run, decided again whenever a
     note's options turn out not to be written."""
 
-    def __init__(self, files: list[_File]) -> None:
+    def __init__(self, files: list[_File], paths: list[str]) -> None:
         self.notes, self.lists, self.list_directives = _found(file.migration for file in files)
-        #: The notes whose options could not be written, by ``id``.
-        self.unwritten: set[int] = set()
-        self.outcome = match_lists(self.notes, self.lists, self.list_directives)
+        self.docstrings = _docstrings(paths, self.lists)
+        #: The places (file, line) whose options or entries could not be written.
+        self.unwritten: set[tuple[Path, int]] = set()
+        self.outcome = self._match()
+
+    def _match(self) -> ListsOutcome:
+        return match_lists(
+            self.notes, self.lists, self.list_directives, self.unwritten, self.docstrings
+        )
 
     def plan(self, path: Path) -> Plan | None:
         """The plan for a file; None where it changes nothing."""
         plan = self.outcome.plans.get(path)
-        return plan if plan and (plan.options or plan.kept) else None
+        return plan if plan else None
 
     def not_written(self, path: Path, lines: Iterable[int]) -> None:
-        """The notes of *path* on *lines* are not written with options."""
-        lines = set(lines)
-        self.unwritten |= {id(n) for n in self.notes if n.path == path and n.line in lines}
-        self.outcome = match_lists(self.notes, self.lists, self.list_directives, self.unwritten)
+        """The notes and docstrings of *path* on *lines* take no options or entries."""
+        self.unwritten |= {(path, line) for line in lines}
+        self.outcome = self._match()
 
 
 def _migrate(
@@ -276,7 +328,9 @@ def _with_plan(file: _File, settings: Settings, lists: _Lists) -> tuple[Migratio
     unwritable: list[Notice] = []
     migration, planned, missing = _apply(file, settings, lists.plan(file.path))
     while missing:
-        message = __("left as is: the options of this note would change its string's escapes")
+        message = __(
+            "left as is: the options or entries planned here would change its string's escapes"
+        )
         unwritable += [Notice(line, str(message)) for line in sorted(missing)]
         lists.not_written(file.path, missing)
         migration, planned, missing = _apply(file, settings, lists.plan(file.path))
@@ -292,8 +346,9 @@ def _apply(
     if plan is None:
         return file.migration, set(), set()
     migration = migrate_source(file.path, file.text, replace(settings, plan=plan))
-    planned = set(plan.options)
-    return migration, planned, planned - {note.line for note in migration.notes}
+    planned = set(plan.options) | set(plan.entries)
+    written = {note.line for note in migration.notes} | set(migration.entries_added)
+    return migration, planned, planned - written
 
 
 def _lists_report(path: Path, outcome: ListsOutcome, moved: dict[int, int]) -> list[Message]:
@@ -301,7 +356,7 @@ def _lists_report(path: Path, outcome: ListsOutcome, moved: dict[int, int]) -> l
     return [
         report.at_line(
             path,
-            moved.get(found.line, found.line),
+            moved.get(found.line) or moved.get(found.anchor or found.line, found.line),
             found.message,
             report.LEGACY_NOTES_REMAIN if found.kept else report.NOTHING_TO_MIGRATE,
         )

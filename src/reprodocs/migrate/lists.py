@@ -1,9 +1,12 @@
 """The two lists hand-kept in ``torch.use_deterministic_algorithms``'
 docstring: the operations that "will act deterministically" and those that
 "will throw a RuntimeError" when ``mode=True``. Each is read, item by item
-(its operation and condition), and replaced as the lists' plan says: by a
-list directive generating it from the notes, followed by the items no note
-matched, still kept by hand (:mod:`reprodocs.migrate.matching` decides)."""
+(its operation, and the words after "with" and "when" and of a nested
+list), and replaced as the lists' plan says: by a list directive
+generating it from the registry, followed by the items still kept by hand
+(those whose words no entry can say) and the entries standing in the
+place of items whose operation has no docstring to hold them
+(:mod:`reprodocs.migrate.matching` decides)."""
 
 from __future__ import annotations
 
@@ -11,14 +14,16 @@ import re
 
 from reprodocs.base.i18n import __
 from reprodocs.base.vocabulary import DETERMINISTIC, LIST_DIRECTIVE, RAISES
+from reprodocs.migrate.entries import entry_lines
 from reprodocs.migrate.model import (
     ALGORITHMS_OPTION,
     FORMAT_OPTION,
     LIST_FORMAT,
     HandKeptList,
     ListItem,
+    collapse,
 )
-from reprodocs.migrate.text import EXPLICIT_MARKUP, Lines, Rewriting, collapse
+from reprodocs.migrate.text import EXPLICIT_MARKUP, Lines, Rewriting
 
 _BULLET = re.compile(r"([*+-])(?:\s+(.*))?$")
 #: An item of the lists: ``:class:`torch.nn.AvgPool3d` when ...``.
@@ -27,6 +32,9 @@ _DETERMINISTIC_INTRO = re.compile(r"\bact\s+deterministically\b.*:$", re.DOTALL)
 _RAISES_INTRO = re.compile(
     r"\bthrow\s+an?\s+(?::[\w:]+:)?`*~?(?:builtins\.)?RuntimeError\b.*:$", re.DOTALL
 )
+#: An item's condition: "when ...", or "with ..." and maybe "when ..." after.
+_WHEN = re.compile(r"when\s+(.*)$", re.DOTALL)
+_WITH = re.compile(r"with\s+(.*?)(?:\s+when\s+(.*))?$", re.DOTALL)
 _DETERMINISTIC_WORDS = re.compile(r"act\s+deterministically")
 _RAISES_WORDS = re.compile(r"throw\s+an?\s+\S*RuntimeError")
 
@@ -59,6 +67,10 @@ def hand_kept_list(rewriting: Rewriting, i: int) -> int | None:
         return end + 1
     new = [] if remainder else _directive(lines.leading(i), kind)
     new += _kept_items(rewriting, [s for s in spans if rewriting.line_number(s[0]) in kept], new)
+    for start, _ in spans:  # the items whose entries take their place
+        options = rewriting.plan.item_entries.get(rewriting.line_number(start))
+        if options is not None:
+            new += [""] * bool(new) + entry_lines(lines.leading(i), options)
     if new:
         out.emit(new, end)
     else:  # a remainder whose items all have notes now: gone
@@ -159,18 +171,31 @@ def _list_item(lines: Lines, start: int, end: int) -> ListItem:
         return item
     item.operation = target
     rest = match[3].strip()
-    if nested:
-        # A list of words inside the condition ("one of the following
-        # modes is used:" and the modes): the words, after the colon.
-        words = [_BULLET.match(line) for line in nested]
-        if not rest.endswith(":") or not all(word and word[2] for word in words):
-            item.condition = None
-            item.problem = str(__("its condition is more than a line of text"))
-            return item
-        rest = f"{rest} " + ", ".join(word[2].strip() for word in words if word and word[2])
-    if rest and not re.match(r"when\s", rest):
+    words = [_BULLET.match(line) for line in nested]
+    if nested and (not rest.endswith(":") or not all(word and word[2] for word in words)):
         item.condition = None
-        item.problem = str(__("its condition does not begin with “when”"))
+        item.problem = str(__("its condition is more than a line of text and a list of words"))
         return item
-    item.condition = collapse(rest[len("when") :]) if rest else ""
+    # A list of words inside the condition ("one of the following modes is
+    # used:" and the modes) is its cases.
+    item.cases = tuple(collapse(word[2]) for word in words if word and word[2])
+    said = _with_and_when(rest)
+    if said is None:
+        item.condition = None
+        item.problem = str(__("its condition begins with neither “when” nor “with”"))
+        return item
+    item.with_words, item.condition = said
     return item
+
+
+def _with_and_when(rest: str) -> tuple[str, str] | None:
+    """The words after "with" and after "when" of an item's condition
+    *rest* ("with ``accumulate=True`` when called on a CPU tensor"); None
+    when it begins with neither."""
+    if not rest:
+        return "", ""
+    if when := _WHEN.match(rest):
+        return "", collapse(when[1])
+    if with_words := _WITH.match(rest):
+        return collapse(with_words[1]), collapse(with_words[2] or "")
+    return None

@@ -1,175 +1,185 @@
 """The items of the hand-kept lists matched to the notes (:func:`match_lists`):
-each matched note gets ``:deterministic-algorithms:`` and ``:when:``, each
-list keeps the items no note matched, and the report says why of each."""
+each matched note gets what its item says (``:deterministic-algorithms:``,
+``:when:``, ``:with:``, ``:cases:``, and ``:listed-as:`` and ``:aliases:``
+where the list names it otherwise); each item no note can say gets an
+entry that renders nothing (:mod:`reprodocs.migrate.entries`); each list
+keeps only the items whose words no entry can say; the report says what
+became of each item, and why."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from reprodocs.base.i18n import __
-from reprodocs.base.vocabulary import DETERMINISTIC
+from reprodocs.base.vocabulary import ANY_BACKEND, DETERMINISTIC, SEPARATOR
+from reprodocs.migrate.conditions import DEVICE_BACKENDS, devices_named, pass_named
+from reprodocs.migrate.docstrings import Docstring
+from reprodocs.migrate.entries import entry_options, writable
 from reprodocs.migrate.model import (
     ALGORITHMS_OPTION,
-    WHEN_OPTION,
+    ALIASES_OPTION,
     FoundNote,
     HandKeptList,
+    Listing,
     ListItem,
     Plan,
 )
+from reprodocs.migrate.names import kin, names_match
 from reprodocs.migrate.report import Report
-from reprodocs.migrate.text import collapse
 
-#: Conditions about the backward pass (differentiating, gradients).
-_BACKWARD_CONDITION = re.compile(r"differentiat|backward|gradient|requires[ _]grad", re.IGNORECASE)
-#: Devices a condition may name, and the backends of the notes that can be
-#: about tensors on them (PyTorch's ROCm tensors are "CUDA tensors").
-_DEVICES = {
-    "cuda": {"cuda", "cudnn", "rocm", "miopen", "hip"},
-    "cpu": {"cpu"},
-    "mps": {"mps"},
-    "xpu": {"xpu"},
-    "xla": {"xla"},
-}
-
-#: What this migration gives notes, by ``id``: ``:deterministic-algorithms:`` and ``:when:``.
-_Assigned = dict[int, tuple[str, str]]
+#: What this migration gives notes, by ``id``.
+_Assigned = dict[int, Listing]
 #: The note each item is matched to, by the item's ``id``.
 _Matched = dict[int, FoundNote]
-
-
-def names_match(item: str, note: str) -> int:
-    """2 when the list's *item* names the operation *note* (one of a note's
-    names) exactly, 1 when it names it where a package re-exports it
-    (``torch.nn.Conv1d`` for ``torch.nn.modules.conv.Conv1d``), else 0."""
-    if item == note:
-        return 2
-    wanted, named = item.split("."), note.split(".")
-    extra = len(named) - len(wanted)
-    if extra <= 0:
-        return 0
-    return int(
-        any(
-            named[:k] == wanted[:k] and named[k + extra :] == wanted[k:]
-            for k in range(1, len(wanted))
-        )
-    )
+#: A place in a file: its path and line.
+Place = tuple[Path, int]
 
 
 def fits(note: FoundNote, condition: str) -> int:
-    """How well a note (without ``:when:``) fits an item's *condition*, the
-    higher the better: 0 not at all (a backward-pass note for a condition on
-    calling the operation, a CUDA note for a condition naming CPU tensors
-    only); a note on the very pass the condition is about (differentiating,
-    or calling the operation) fits better than one on both passes, and one
+    """How well a note (without ``:deterministic-algorithms:``) fits an
+    item's *condition* (its words after "with" and "when"), the higher the
+    better: 0 not at all (a backward-pass note for a condition on calling
+    the operation, a CUDA note for a condition naming CPU tensors only); a
+    note on the very pass the condition is about (differentiating, or
+    calling the operation) fits better than one on both passes, and one
     whose device the condition names better than one it does not."""
-    wanted = "backward" if _BACKWARD_CONDITION.search(condition) else "forward"
+    wanted = pass_named(condition) or "forward"
     if note.affected_pass not in (wanted, "both"):
         return 0
-    named = {word for word in re.findall(r"[A-Za-z]+", condition.lower()) if word in _DEVICES}
-    if named and not any(note.backend.lower() in _DEVICES[device] for device in named):
+    named = devices_named(condition)
+    backends = {name.strip().lower() for name in note.backend.split(SEPARATOR)}
+    if (
+        named
+        and ANY_BACKEND not in backends
+        and not any(backends & DEVICE_BACKENDS[device] for device in named)
+    ):
         return 0
     return 2 * (2 if note.affected_pass == wanted else 1) + bool(named)
 
 
 @dataclass
 class ListsOutcome:
-    """What :func:`match_lists` decided: the plans, the items matched to a
-    note and those kept by hand, with their lists, and the notes in neither."""
+    """What :func:`match_lists` decided: the plans; the items matched to a
+    note, those given an entry (with the docstring holding it, None where
+    it takes the item's place) and those kept by hand, with their lists;
+    and the notes in neither list."""
 
     lists: list[HandKeptList] = field(default_factory=list)
     plans: dict[Path, Plan] = field(default_factory=dict)
     matched: list[tuple[ListItem, FoundNote]] = field(default_factory=list)
+    entries: list[tuple[ListItem, Docstring | None]] = field(default_factory=list)
     kept: list[tuple[ListItem, HandKeptList]] = field(default_factory=list)
     unlisted: list[FoundNote] = field(default_factory=list)
     reports: list[Report] = field(default_factory=list)
+
+    def plan(self, path: Path) -> Plan:
+        return self.plans.setdefault(path, Plan())
 
 
 def match_lists(
     notes: list[FoundNote],
     lists: list[HandKeptList],
     list_directives: int = 0,
-    unwritten: Collection[int] = (),
+    unwritten: Collection[Place] = (),
+    docstrings: Mapping[str, Docstring] | None = None,
 ) -> ListsOutcome:
     """Match the items of the hand-kept *lists* to the *notes*.
 
-    An item is matched to a note of its operation (:func:`names_match`)
-    that already says the same (its ``:deterministic-algorithms:`` and
-    ``:when:``); else to the note of its operation, without those options,
-    that fits its condition best (:func:`fits`): the best fitting pair of
-    all first, then the next among those left, so that each note takes one
-    item (one condition). An item two notes fit equally well is matched to
-    neither: no one decides for it. Nothing is left that a second run
-    would match.
+    An item's notes are those of its operation (:func:`names_match`), or,
+    where it has none and no note in prose in its docstring, those of
+    another form of it (:func:`~reprodocs.migrate.names.kin`: PyTorch's
+    list names ``torch.index_add`` of the note on ``torch.Tensor.index_add_``).
+    An item is matched to a note of its that already says the same; else to
+    the one, saying nothing yet, that fits its condition best
+    (:func:`fits`): the best fitting pair of all first, then the next
+    among those left, so that each note takes one item. An item two notes
+    fit equally well is matched to neither, and kept by hand: no one
+    decides for it. An item no note fits gets an entry that renders
+    nothing, at the end of its operation's docstring (*docstrings*, by the
+    name the list gives) or, where none can take it, in its place in the
+    list. Nothing is left that a second run would match.
 
-    The plan gives each matched legacy or option-less note
-    ``:deterministic-algorithms:`` and ``:when:``, and each list the items
-    it keeps (those matched to no note). The reports name every item kept
-    and why, every note in neither list (when the tree has the lists, as
-    hand-kept lists or as directives), and sum up each list.
-
-    *unwritten* holds (by ``id``) the notes whose options could not be
-    written (their file could not be): the items matched to them stay in
-    their lists, so that no item is lost.
+    *unwritten* holds the places (file and line) where options or entries
+    could not be written: their notes are matched to nothing, and those
+    docstrings take no entry.
     """
-    assigned, matched = _match(notes, lists)
-    # The items of unwritten notes lose them; the notes, what they were given.
-    lost = {i for i, note in matched.items() if id(note) in unwritten and id(note) in assigned}
-    for item_id in lost:
-        del matched[item_id]
-    for note_id in unwritten:
-        assigned.pop(note_id, None)
-
+    usable = [note for note in notes if (note.path, note.line) not in unwritten]
+    places = {
+        name: found
+        for name, found in (docstrings or {}).items()
+        if (found.path, found.line) not in unwritten
+    }
+    open_items = [
+        (item, found, _candidates(item, usable, places.get(item.operation)))
+        for found in lists
+        for item in found.items
+    ]
+    assigned, matched = _match(open_items)
     outcome = ListsOutcome(lists)
-    _plan_options(outcome, notes, assigned)
-    listed = {effective[0] for note in notes if (effective := _effective(note, assigned))}
+    for item, found, candidates in open_items:
+        if id(item) in matched:
+            outcome.matched.append((item, matched[id(item)]))
+        elif _gets_entry(item, candidates, assigned):
+            _plan_entry(outcome, item, found, places.get(item.operation))
+        else:
+            outcome.kept.append((item, found))
+    _plan_options(outcome, usable, assigned)
     for found in lists:
-        _decide_list(outcome, found, found.kind in listed, matched, lost)
-        for item in found.items:
-            if id(item) not in matched:
-                why = _why_kept(item, _candidates(item, notes), assigned, id(item) in lost)
-                outcome.reports.append(Report(found.path, item.line, why, kept=True))
+        _plan_list(outcome, found)
+    _report_items(outcome, open_items, assigned, matched)
     if lists or list_directives:
         _report_unlisted(outcome, notes, assigned)
     outcome.reports.sort(key=lambda report: (str(report.path), report.line))
     return outcome
 
 
-def _candidates(item: ListItem, notes: list[FoundNote]) -> list[FoundNote]:
-    """The notes of an item's operation: those naming it exactly, if any."""
+def _candidates(
+    item: ListItem, notes: list[FoundNote], docstring: Docstring | None
+) -> list[FoundNote]:
+    """The notes of an item's operation: those naming it exactly, if any;
+    else those where a package re-exports it; else, unless its docstring
+    has a note in prose, those of another form of it."""
     if not item.operation:
         return []
-    exact = [n for n in notes if any(names_match(item.operation, m) == 2 for m in n.operations)]
-    if exact:
-        return exact
-    return [n for n in notes if any(names_match(item.operation, m) for m in n.operations)]
+    for level in (2, 1):
+        same = [
+            n for n in notes if any(names_match(item.operation, m) == level for m in n.operations)
+        ]
+        if same:
+            return same
+    if docstring is not None and docstring.prose_note is not None:
+        return []
+    return [n for n in notes if any(kin(item.operation, name) for name in n.operations)]
 
 
-def _effective(note: FoundNote, assigned: _Assigned) -> tuple[str, str] | None:
-    """A note's ``:deterministic-algorithms:`` and ``:when:``: its own, or
-    those given by this migration; None when it has none."""
+def _listing(kind: str, item: ListItem, note: FoundNote) -> Listing:
+    """What *note* says, given the item: its name, if the note's operation is another."""
+    other = not any(names_match(item.operation, name) for name in note.operations)
+    return Listing.of_item(kind, item, item.operation if other else "")
+
+
+def _effective(note: FoundNote, assigned: _Assigned) -> Listing | None:
+    """What a note says in a list: what its options say, or what this
+    migration gives it; None when it says nothing."""
     if id(note) in assigned:
         return assigned[id(note)]
     kind = note.options.get(ALGORITHMS_OPTION, "").lower()
-    if kind:
-        return kind, collapse(note.options.get(WHEN_OPTION, ""))
-    return None
+    return Listing.of_options(kind, note.options) if kind else None
 
 
-def _match(notes: list[FoundNote], lists: list[HandKeptList]) -> tuple[_Assigned, _Matched]:
+_OpenItem = tuple[ListItem, HandKeptList, list[FoundNote]]
+
+
+def _match(open_items: list[_OpenItem]) -> tuple[_Assigned, _Matched]:
     """The items matched to notes, and what the notes are given for it."""
     assigned: _Assigned = {}
     matched: _Matched = {}
-    open_items = [
-        (item, found, _candidates(item, notes))
-        for found in lists
-        for item in found.items
-        if item.condition is not None and item.operation
-    ]
     for item, found, ops in open_items:  # notes that say it already
-        same = [n for n in ops if _effective(n, assigned) == (found.kind, item.condition)]
+        if item.condition is None:
+            continue
+        same = [n for n in ops if _effective(n, assigned) == _listing(found.kind, item, n)]
         if same:
             matched[id(item)] = same[0]
     # The best fitting pair of all is matched (the first item of equals),
@@ -177,14 +187,16 @@ def _match(notes: list[FoundNote], lists: list[HandKeptList]) -> tuple[_Assigned
     while pairs := _best_pairs(open_items, assigned, matched):
         _, _, item, found, note = min(pairs, key=lambda pair: pair[:2])
         matched[id(item)] = note
-        assigned[id(note)] = (found.kind, item.condition or "")
+        assigned[id(note)] = _listing(found.kind, item, note)
     return assigned, matched
 
 
+def _words(item: ListItem) -> str:
+    return f"{item.with_words} {item.condition or ''}"
+
+
 def _best_pairs(
-    open_items: list[tuple[ListItem, HandKeptList, list[FoundNote]]],
-    assigned: _Assigned,
-    matched: _Matched,
+    open_items: list[_OpenItem], assigned: _Assigned, matched: _Matched
 ) -> list[tuple[int, int, ListItem, HandKeptList, FoundNote]]:
     """Each unmatched item's best free note, where one alone is best: how
     well it fits (negated), the item's order, the item, its list, the note."""
@@ -192,7 +204,7 @@ def _best_pairs(
     for order, (item, found, ops) in enumerate(open_items):
         if id(item) in matched or item.condition is None:
             continue
-        free = [(fits(n, item.condition), n) for n in ops if _effective(n, assigned) is None]
+        free = [(fits(n, _words(item)), n) for n in ops if _effective(n, assigned) is None]
         best = max((score for score, _ in free), default=0)
         chosen = [n for score, n in free if score == best]
         if best and len(chosen) == 1:
@@ -200,46 +212,151 @@ def _best_pairs(
     return pairs
 
 
-def _plan_options(outcome: ListsOutcome, notes: list[FoundNote], assigned: _Assigned) -> None:
-    """The options each note is given, in the plan of its file."""
-    for note in notes:
-        if id(note) in assigned:
-            kind, condition = assigned[id(note)]
-            options = [(ALGORITHMS_OPTION, kind)]
-            if condition:
-                options.append((WHEN_OPTION, condition))
-            plan = outcome.plans.setdefault(note.path, Plan())
-            plan.options[note.line] = options
+def _gets_entry(item: ListItem, candidates: list[FoundNote], assigned: _Assigned) -> bool:
+    """An unmatched item gets an entry: its words can be an entry's, and no
+    free note of its fits it (several fitting equally are left to a person)."""
+    if item.condition is None or not item.operation:
+        return False
+    return not any(
+        fits(note, _words(item)) for note in candidates if _effective(note, assigned) is None
+    )
 
 
-def _decide_list(
-    outcome: ListsOutcome, found: HandKeptList, listed: bool, matched: _Matched, lost: set[int]
+def _plan_entry(
+    outcome: ListsOutcome, item: ListItem, found: HandKeptList, docstring: Docstring | None
 ) -> None:
-    """What becomes of a list: replaced by its directive, keeping the items
-    matched to no note, where a note is *listed* in it (or it is the
-    remainder of a directive); its summary, and its items, matched or kept."""
-    name = _list_name(found.kind)
-    if found.remainder or listed:
-        taken = sum(id(item) in matched for item in found.items)
-        plan = outcome.plans.setdefault(found.path, Plan())
-        plan.kept[found.line] = [item.line for item in found.items if id(item) not in matched]
-        summary = __("%s: items from notes: %d, kept by hand: %d (of %d)") % (
-            name,
-            taken,
-            len(found.items) - taken,
-            len(found.items),
-        )
-    else:  # the directive would list nothing: the list stays as it is
-        summary = __("%s stays as it is: no note would be in it (kept by hand: %d)") % (
-            name,
-            len(found.items),
-        )
-    outcome.reports.append(Report(found.path, found.line, summary))
-    for item in found.items:
+    """The entry of an item, naming its operation: at the end of its
+    operation's docstring, or where that cannot take it, in the item's place."""
+    # Named (``:op:``) even in its operation's docstring: after an object
+    # directive in it (``.. function:: median(input, dim)``, napoleon's
+    # "Attributes" section), Sphinx no longer knows which object it is on.
+    options = entry_options(Listing.of_item(found.kind, item), docstring, item.operation)
+    if docstring is not None and writable(docstring, options):
+        outcome.plan(docstring.path).entries.setdefault(docstring.line, []).append(options)
+        outcome.entries.append((item, docstring))
+        return
+    outcome.plan(found.path).item_entries[item.line] = options
+    outcome.entries.append((item, None))
+
+
+def _plan_options(outcome: ListsOutcome, notes: list[FoundNote], assigned: _Assigned) -> None:
+    """The options each note is given, in the plan of its file: what its
+    item says, and, where the list names it otherwise, that name as an
+    alias, unless it is another entry's operation."""
+    operations = {name for note in notes for name in note.operations[:1]}
+    operations |= {item.operation for item, _ in outcome.entries}
+    for note in notes:
+        listing = assigned.get(id(note))
+        if listing is None:
+            continue
+        options = listing.options()
+        alias = listing.listed_as
+        if alias and alias not in operations and alias not in note.options.get(ALIASES_OPTION, ""):
+            options.append((ALIASES_OPTION, alias))
+        outcome.plan(note.path).options[note.line] = options
+
+
+def _plan_list(outcome: ListsOutcome, found: HandKeptList) -> None:
+    """What becomes of a list: replaced by its directive, keeping by hand
+    only the items no note or entry says, where any is said (or it is the
+    remainder of a directive); else it stays as it is."""
+    kept = [item.line for item, kept_in in outcome.kept if kept_in is found]
+    if found.remainder or len(kept) < len(found.items):
+        outcome.plan(found.path).kept[found.line] = kept
+    else:
+        for item in found.items:  # the list stays: no entry is written
+            outcome.plan(found.path).item_entries.pop(item.line, None)
+
+
+def _report_items(
+    outcome: ListsOutcome, open_items: list[_OpenItem], assigned: _Assigned, matched: _Matched
+) -> None:
+    """Each list's summary, and what became of each of its items."""
+    entries = {id(item): docstring for item, docstring in outcome.entries}
+    for found in outcome.lists:
+        outcome.reports.append(_list_summary(outcome, found))
+    for item, found, candidates in open_items:
         if id(item) in matched:
-            outcome.matched.append((item, matched[id(item)]))
+            message = _from_note(item, matched[id(item)])
+        elif id(item) in entries:
+            message = _entry_added(item, candidates, entries[id(item)], assigned)
         else:
-            outcome.kept.append((item, found))
+            message = _why_kept(item, candidates, assigned)
+        kept = id(item) not in matched and id(item) not in entries
+        outcome.reports.append(Report(found.path, item.line, message, kept, found.line))
+
+
+def _list_summary(outcome: ListsOutcome, found: HandKeptList) -> Report:
+    name = list_name(found.kind)
+    mine = [item for item in found.items]
+    noted = sum(1 for item, _ in outcome.matched if item in mine)
+    entries = sum(1 for item, _ in outcome.entries if item in mine)
+    kept = len(found.items) - noted - entries
+    if found.line in outcome.plan(found.path).kept:
+        summary = __("%s: items from notes: %d, from entries added: %d, kept by hand: %d (of %d)")
+        summary %= (name, noted, entries, kept, len(found.items))
+    else:
+        summary = __("%s stays as it is: no note or entry would be in it (kept by hand: %d)")
+        summary %= (name, len(found.items))
+    return Report(found.path, found.line, summary)
+
+
+def _from_note(item: ListItem, note: FoundNote) -> str:
+    if any(names_match(item.operation, name) for name in note.operations):
+        return __("%s: from its %s note in %s") % (item.operation, note.directive, note.path)
+    return __("%s: from the %s note of %s in %s, which the list names so (:listed-as:)") % (
+        item.operation,
+        note.directive,
+        note.operations[0],
+        note.path,
+    )
+
+
+def _entry_added(
+    item: ListItem, notes: list[FoundNote], docstring: Docstring | None, assigned: _Assigned
+) -> str:
+    """Why an item gets an entry, and where."""
+    if docstring is None:
+        where = __(
+            "an entry naming it (:op:) takes its place in the list: no docstring of it in the files migrated can hold one"
+        )
+    else:
+        where = __("an entry that renders nothing is added to its docstring in %s") % docstring.path
+    if docstring is not None and docstring.prose_note is not None:
+        why = __("%s has a note in prose (%s:%d), whose words are kept") % (
+            item.operation,
+            docstring.path,
+            docstring.prose_note.line,
+        )
+    elif not notes:
+        why = __("%s has no note") % item.operation
+    elif any(fits(note, _words(item)) for note in notes):
+        why = __("%s: its notes that fit its condition say another item (%s)") % (
+            item.operation,
+            _directives(notes),
+        )
+    else:
+        why = __("%s: its notes do not fit its condition (%s)") % (
+            item.operation,
+            _directives(notes),
+        )
+    return f"{why}: {where}"
+
+
+def _directives(notes: list[FoundNote]) -> str:
+    return ", ".join(dict.fromkeys(note.directive for note in notes))
+
+
+def _why_kept(item: ListItem, notes: list[FoundNote], assigned: _Assigned) -> str:
+    """Why an item stays in its list, kept by hand (a report's message)."""
+    kept = __("the item stays in the list, kept by hand")
+    if not item.operation:
+        return f"{item.problem}: {item.text}: {kept}"
+    if item.condition is None:
+        return __("%s: %s: %s") % (item.operation, item.problem, kept)
+    free = [n for n in notes if fits(n, _words(item)) and _effective(n, assigned) is None]
+    message = __("%s has several notes that fit its condition equally (%s): %s")
+    return message % (item.operation, _directives(free), kept)
 
 
 def _report_unlisted(outcome: ListsOutcome, notes: list[FoundNote], assigned: _Assigned) -> None:
@@ -256,35 +373,7 @@ def _report_unlisted(outcome: ListsOutcome, notes: list[FoundNote], assigned: _A
             outcome.reports.append(Report(note.path, note.line, str(message)))
 
 
-def _list_name(kind: str) -> str:
+def list_name(kind: str) -> str:
     if kind == DETERMINISTIC:
         return str(__("the list of operations that act deterministically"))
     return str(__("the list of operations that throw a RuntimeError"))
-
-
-def _why_kept(item: ListItem, notes: list[FoundNote], assigned: _Assigned, lost: bool) -> str:
-    """Why an item matched none of its operation's *notes* (a report's
-    message); *lost*: it was matched to a note whose options could not be
-    written."""
-    kept = __("the item stays in the list, kept by hand")
-    if lost:  # the note itself is reported where it is
-        return __("%s: its note could not be written with the options: %s") % (
-            item.operation,
-            kept,
-        )
-    if not item.operation:
-        return f"{item.problem}: {item.text}: {kept}"
-    if not notes:
-        return __("%s has no note: %s") % (item.operation, kept)
-    if item.condition is None:
-        return __("%s has a note, but %s: %s") % (item.operation, item.problem, kept)
-    fitting = [n for n in notes if fits(n, item.condition)]
-    free = [n for n in fitting if _effective(n, assigned) is None]
-    named = ", ".join(dict.fromkeys(n.directive for n in (free or fitting or notes)))
-    if len(free) > 1:
-        message = __("%s has several notes that fit its condition equally (%s): %s")
-    elif fitting:
-        message = __("%s has no note left that fits its condition, another item has it (%s): %s")
-    else:
-        message = __("%s has no note that fits its condition (its notes: %s): %s")
-    return message % (item.operation, named, kept)

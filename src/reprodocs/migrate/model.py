@@ -7,13 +7,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reprodocs.base.vocabulary import COMMON_OPTIONS, FORMATS, LIST_OPTIONS, NOTE_ONLY_OPTIONS
+from reprodocs.base.vocabulary import (
+    COMMON_OPTIONS,
+    FORMATS,
+    LIST_OPTIONS,
+    NOTE_ONLY_OPTIONS,
+    REGISTRY_OPTIONS,
+    SEPARATOR,
+)
 
 # The options migrate reads and writes, named as the vocabulary names them
 # (unpacked whole: an option added there or moved fails here, at import).
 BACKEND_OPTION, PASS_OPTION = NOTE_ONLY_OPTIONS
 OP_OPTION, _, ALGORITHMS_OPTION, WHEN_OPTION, WORDING_OPTION = COMMON_OPTIONS
 _, _, _, FORMAT_OPTION = LIST_OPTIONS
+ALIASES_OPTION, LISTED_AS_OPTION, WITH_OPTION, CASES_OPTION, ALERT_OPTION = REGISTRY_OPTIONS
 #: The list directive's ``:format:`` that writes a bulleted list.
 _, LIST_FORMAT = FORMATS
 
@@ -55,10 +63,61 @@ class ListItem:
     #: The operation, fully qualified; "" when the item names none.
     operation: str = ""
     #: The text after "when" (whitespace collapsed; "" for an item without a
-    #: condition); None where that cannot be a note's ``:when:``.
+    #: condition); None where the item's words cannot be an entry's.
     condition: str | None = ""
     #: Why there is no condition (a message).
     problem: str = ""
+    #: The words after "with", before any "when" (``accumulate=False``).
+    with_words: str = ""
+    #: The words of a list nested in the item (``interpolate``'s modes).
+    cases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Listing:
+    """What an entry says of its operation in a list, as its options say it:
+    the list (*kind*), the words after "with" and "when", the cases, and the
+    name the list shows where it is not the operation's own."""
+
+    kind: str
+    when: str = ""
+    with_words: str = ""
+    cases: tuple[str, ...] = ()
+    listed_as: str = ""
+
+    @classmethod
+    def of_item(cls, kind: str, item: ListItem, listed_as: str = "") -> Listing:
+        return cls(kind, item.condition or "", item.with_words, item.cases, listed_as)
+
+    @classmethod
+    def of_options(cls, kind: str, options: dict[str, str]) -> Listing:
+        """The listing a directive's *options* (as written) give, in list *kind*."""
+        cases = options.get(CASES_OPTION, "").split(SEPARATOR)
+        return cls(
+            kind,
+            collapse(options.get(WHEN_OPTION, "")),
+            collapse(options.get(WITH_OPTION, "")),
+            tuple(collapse(case) for case in cases if case.strip()),
+            options.get(LISTED_AS_OPTION, "").strip(),
+        )
+
+    def options(self) -> list[tuple[str, str]]:
+        """The options saying it, in the vocabulary's order."""
+        options = [(ALGORITHMS_OPTION, self.kind)]
+        if self.listed_as:
+            options.append((LISTED_AS_OPTION, self.listed_as))
+        if self.with_words:
+            options.append((WITH_OPTION, self.with_words))
+        if self.when:
+            options.append((WHEN_OPTION, self.when))
+        if self.cases:
+            options.append((CASES_OPTION, f"{SEPARATOR} ".join(self.cases)))
+        return options
+
+
+def collapse(text: str) -> str:
+    """*text* with each run of whitespace one space."""
+    return " ".join(text.split())
 
 
 @dataclass
@@ -75,14 +134,25 @@ class HandKeptList:
     path: Path = Path()
 
 
+#: A directive's options, in order: (name, value).
+Options = list[tuple[str, str]]
+
+
 @dataclass
 class Plan:
     """What the lists' migration changes in one file: the options each note
-    gets (by the note's line), and which items each hand-kept list keeps (by
-    the list's line: its items' lines)."""
+    gets (by the note's line); which items each hand-kept list keeps (by
+    the list's line: its items' lines); the entries that render nothing
+    added at the end of docstrings (by the string's first line), and those
+    taking the place of a list's items (by the item's line)."""
 
-    options: dict[int, list[tuple[str, str]]] = field(default_factory=dict)
+    options: dict[int, Options] = field(default_factory=dict)
     kept: dict[int, list[int]] = field(default_factory=dict)
+    entries: dict[int, list[Options]] = field(default_factory=dict)
+    item_entries: dict[int, Options] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.options or self.kept or self.entries or self.item_entries)
 
 
 @dataclass
@@ -99,6 +169,8 @@ class Migration:
     #: Where the lines of the file went in the new text, by line number (a
     #: line replaced: the first of its replacement).
     moved: dict[int, int] = field(default_factory=dict)
+    #: The first lines of the docstrings the plan's entries were added to.
+    entries_added: list[int] = field(default_factory=list)
 
     def add(self, other: Migration) -> None:
         """Add what *other*, the migration of a part of this text, found."""
@@ -107,6 +179,7 @@ class Migration:
         self.lists += other.lists
         self.list_directives += other.list_directives
         self.moved.update(other.moved)
+        self.entries_added += other.entries_added
 
 
 class ParseError(Exception):

@@ -36,6 +36,9 @@ class Report:
     line: int
     message: str
     kept: bool = False
+    #: The line to report it at where its own is gone from the file as
+    #: written (an item whose list became a directive: the list's line).
+    anchor: int | None = None
 
 
 def unified_diff(path: Path, old: str, new: str) -> str:

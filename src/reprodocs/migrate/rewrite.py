@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from reprodocs.migrate import directives, includes, lists, placeholders
+from reprodocs.migrate.entries import append_entries
 from reprodocs.migrate.model import Migration
 from reprodocs.migrate.settings import DEFAULT_SETTINGS, Settings
 from reprodocs.migrate.text import EXPLICIT_MARKUP, Lines, Rewriting, StringLiteral
@@ -78,8 +79,9 @@ def rewrite_text(
     text: str, settings: Settings = DEFAULT_SETTINGS, literal: StringLiteral | None = None
 ) -> Migration:
     """*text*, reStructuredText (a file's, or the Python string *literal*'s),
-    with its legacy notes and lists rewritten as *settings* say; its line
-    endings are kept."""
+    with its legacy notes and lists rewritten as *settings* say, and the
+    entries their plan gives a docstring added at its end; its line endings
+    are kept."""
     rewriting = Rewriting(text, settings, literal)
     lines = rewriting.lines
     i = 0
@@ -87,6 +89,7 @@ def rewrite_text(
         if literal is None and not lines.blank(i):
             rewriting.scopes.follow(lines[i].strip(), lines.indents[i])
         i = _rewrite_line(rewriting, i)
+    append_entries(rewriting)
     return rewriting.result()
 
 

@@ -146,8 +146,8 @@ def read_source(path: Path) -> tuple[str, str]:
 def migrate_source(path: Path, text: str, settings: Settings = DEFAULT_SETTINGS) -> Migration:
     """The migration of *text*, the file *path*'s. A file that may hold no
     form migrate reads is not parsed: so a file this Python cannot parse
-    (newer syntax, say) is no error there."""
-    if not worth_reading(text):
+    (newer syntax, say) is no error there, unless the plan adds entries to it."""
+    if not worth_reading(text) and not (settings.plan and settings.plan.entries):
         return Migration(text)
     if path.suffix == ".py":
         module, package = module_name(path)

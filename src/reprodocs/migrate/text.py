@@ -28,11 +28,6 @@ def indent_of(line: str) -> int:
     return len(expanded) - len(expanded.lstrip())
 
 
-def collapse(text: str) -> str:
-    """*text* with each run of whitespace one space."""
-    return " ".join(text.split())
-
-
 def option_lines(indent: str, options: Iterable[tuple[str, str]]) -> list[str]:
     """Directive options, indented by *indent*; a long value wrapped."""
     lines = []

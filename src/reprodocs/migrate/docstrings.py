@@ -1,0 +1,181 @@
+"""Where an operation is documented in a run's Python files: its docstring,
+which takes the entry of a list's item that no note matched (an entry
+stays next to its operation), and the note it may hold written as prose,
+not as a placeholder (``torch.nn.MaxUnpool1d``'s "This operation may behave
+nondeterministically ..."). Pure: the command reads the files."""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from collections.abc import Collection
+from dataclasses import dataclass
+from pathlib import Path
+
+from reprodocs.migrate.names import names_match
+from reprodocs.migrate.owners import docstring_owners
+
+#: Prose saying the operation may be nondeterministic ("may select a
+#: nondeterministic algorithm", "may behave nondeterministically"); not
+#: prose about something else ("to prevent nondeterministic behavior").
+_MAY_BE_NONDETERMINISTIC = re.compile(r"\bmay\b[^.]{0,60}?\bnondeterministic", re.IGNORECASE)
+_DIRECTIVE_OR_OPTION = re.compile(r"\s*(?:\.\.\s|:[\w-]+:(?:\s|$))")
+_TRIPLE_QUOTED = re.compile(r"[rRuU]?(?:'''|\"\"\")")
+
+
+@dataclass(frozen=True)
+class ProseNote:
+    """A note written as prose: the file's line of its first words saying
+    so, and the backend and pass those name ("" and None where they name none)."""
+
+    line: int
+    backend: str
+    backward: bool | None
+
+
+@dataclass(frozen=True)
+class Docstring:
+    """An operation's docstring: its file, the line its string starts on,
+    the operation as the file names it, its note in prose if any, and
+    whether an entry can be written at its end (a triple-quoted string of
+    several lines, not ending in a paragraph that introduces a literal
+    block, and not formatted where the entry has braces)."""
+
+    path: Path
+    line: int
+    operation: str
+    prose_note: ProseNote | None
+    takes_entries: bool
+    formatted: bool = False
+
+
+def may_document(text: str, short_names: Collection[str]) -> bool:
+    """*text* may hold the docstring of an operation whose last name is in
+    *short_names* (a file without any is not parsed)."""
+    return any(name in text for name in short_names)
+
+
+def docstrings(
+    text: str, path: Path, module: str, package: bool, operations: Collection[str]
+) -> list[Docstring]:
+    """The docstrings in *text* (the Python file *path*, the module
+    *module*) of the *operations* (as a list names them: ``torch.nn.Conv1d``
+    is ``torch.nn.modules.conv.Conv1d``'s); [] if it cannot be parsed."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return []
+    strings = {
+        (node.lineno, node.col_offset): node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    }
+    formatted = _formatted_strings(tree)
+    expressions = {
+        (node.lineno, node.col_offset, node.end_lineno, node.end_col_offset): node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.expr)
+    }
+    found = []
+    for owner in docstring_owners(tree, module, package):
+        named = [name for name in owner.names if any(names_match(op, name) for op in operations)]
+        first = strings.get(owner.start)
+        last = _last_string(expressions.get((*owner.start, *owner.end)))
+        if not named or first is None:
+            continue
+        value = str(first.value)
+        # Literals written one after the other are one string: its last
+        # literal is where its text ends.
+        pieces = _literals(ast.get_source_segment(text, last) or "") if last else []
+        offset, literal = pieces[-1] if pieces and last else (0, "")
+        found.append(
+            Docstring(
+                path,
+                (last.lineno if last else first.lineno) + offset,
+                named[0],
+                prose_note(value, first.lineno),
+                bool(literal) and _takes_entries(literal),
+                id(last) in formatted,
+            )
+        )
+    return found
+
+
+def _last_string(expression: ast.expr | None) -> ast.Constant | None:
+    """The string where the docstring *expression* ends: itself, the string
+    it formats (``.format()``, ``%``), or the last of a sum of strings; None
+    for any other expression."""
+    if isinstance(expression, ast.Constant):
+        return expression if isinstance(expression.value, str) else None
+    if isinstance(expression, ast.Call) and isinstance(expression.func, ast.Attribute):
+        return _last_string(expression.func.value) if expression.func.attr == "format" else None
+    if isinstance(expression, ast.BinOp) and isinstance(expression.op, ast.Mod):
+        return _last_string(expression.left)
+    if isinstance(expression, ast.BinOp) and isinstance(expression.op, ast.Add):
+        return _last_string(expression.right)
+    return None
+
+
+def _literals(source: str) -> list[tuple[int, str]]:
+    """The string literals of a string's *source*: each one's line (from
+    the first, 0) and source."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return []
+    return [(token.start[0] - 1, token.string) for token in tokens if token.type == tokenize.STRING]
+
+
+def prose_note(value: str, first_line: int) -> ProseNote | None:
+    """The first note in prose in a docstring's *value* (its first line is
+    the file's *first_line*), and what it names."""
+    lines = value.splitlines()
+    for number, line in enumerate(lines):
+        if "nondetermini" not in line.lower() or _DIRECTIVE_OR_OPTION.match(line):
+            continue
+        paragraph = " ".join(_paragraph(lines, number))
+        if not _MAY_BE_NONDETERMINISTIC.search(paragraph):
+            continue
+        backend = "cuDNN" if re.search(r"cudnn", paragraph, re.IGNORECASE) else ""
+        backend = backend or ("CUDA" if "CUDA" in paragraph else "")
+        backward = True if re.search(r"backward", paragraph) else None
+        return ProseNote(first_line + number, backend, backward)
+    return None
+
+
+def _paragraph(lines: list[str], number: int) -> list[str]:
+    start = number
+    while start > 0 and lines[start - 1].strip():
+        start -= 1
+    end = number
+    while end + 1 < len(lines) and lines[end + 1].strip():
+        end += 1
+    return lines[start : end + 1]
+
+
+def _takes_entries(literal: str) -> bool:
+    """An entry can be written at the end of the string *literal*."""
+    if not _TRIPLE_QUOTED.match(literal):
+        return False
+    value = ast.literal_eval(literal)
+    text = [line for line in value.splitlines() if line.strip()]
+    return "\n" in value and bool(text) and not text[-1].rstrip().endswith("::")
+
+
+def _formatted_strings(tree: ast.Module) -> set[int]:
+    """The strings formatted where they are written (``r\"""...\""".format()``,
+    ``\"""...\""" % ...``), by ``id``: braces or percent signs in them are
+    not text."""
+    found = set()
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "format"
+        ):
+            found.add(id(node.func.value))
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+            found.add(id(node.left))
+    return found
