@@ -126,11 +126,6 @@ MIGRATED_INIT = """\
            :format: list
            :deterministic-algorithms: deterministic
 
-        * :class:`torch.nn.ConvTranspose1d` when called on CUDA tensor
-        * :func:`torch.Tensor.put_` with ``accumulate=True`` when called on a CPU
-          tensor
-        * :func:`torch.index_add` when called on CUDA tensor
-
     The following normally-nondeterministic operations will throw a
     :class:`RuntimeError` when ``mode=True``:
 
@@ -138,65 +133,38 @@ MIGRATED_INIT = """\
            :format: list
            :deterministic-algorithms: raises
 
-        * :class:`torch.nn.CTCLoss` when attempting to differentiate a CUDA tensor
-        * :meth:`torch.Tensor.put_` when ``accumulate=False``
-        * :func:`torch.histc` when called on a CUDA tensor
-        * :func:`torch.bincount` when called on a CUDA tensor and ``weights``
-          tensor is given
-        * :func:`torch.median` with indices output when called on a CUDA tensor
+        .. nondeterministic-entry::
+           :op: torch.median
+           :backend: CUDA
+           :pass: forward
+           :deterministic-algorithms: raises
+           :when: called on a CUDA tensor
+           :with: indices output
 
     Note that deterministic operations"""
 
 
 LIST_REPORTS = [
-    (
-        "torch/__init__.py:{33}: the list of operations that act deterministically: "
-        "items from notes: 2, kept by hand: 3 (of 5)"
-    ),
-    (
-        "torch/__init__.py:{37}: torch.nn.ConvTranspose1d has no note: "
-        "the item stays in the list, kept by hand"
-    ),
-    (
-        "torch/__init__.py:{38}: torch.Tensor.put_ has a note, but its condition does not begin "
-        "with “when”: the item stays in the list, kept by hand"
-    ),
-    "torch/__init__.py:{41}: torch.index_add has no note: the item stays in the list, kept by hand",
-    (
-        "torch/__init__.py:{43}: the list of operations that throw a RuntimeError: "
-        "items from notes: 5, kept by hand: 5 (of 10)"
-    ),
-    "torch/__init__.py:{54}: torch.nn.CTCLoss has no note: the item stays in the list, kept by hand",
-    (
-        "torch/__init__.py:{55}: torch.Tensor.put_ has no note left that fits its condition, another "
-        "item has it (cuda-deterministic): the item stays in the list, kept by hand"
-    ),
-    "torch/__init__.py:{58}: torch.histc has no note: the item stays in the list, kept by hand",
-    (
-        "torch/__init__.py:{59}: torch.bincount has no note that fits its condition (its notes: "
-        "cuda-deterministic-backward): the item stays in the list, kept by hand"
-    ),
-    "torch/__init__.py:{62}: torch.median has no note: the item stays in the list, kept by hand",
-    (
-        "torch/_tensor_docs.py:{20}: in neither list: the cuda-deterministic note of "
-        "torch.Tensor.index_add_"
-    ),
-    (
-        "torch/_torch_docs.py:{26}: in neither list: the cuda-deterministic-backward note of "
-        "torch.bincount"
-    ),
-    (
-        "torch/nn/functional.py:{15}: in neither list: the cudnn-deterministic note of "
-        "torch.nn.functional.conv1d"
-    ),
-    (
-        "torch/nn/functional.py:{26}: in neither list: the cudnn-deterministic note of "
-        "torch.nn.functional.ctc_loss"
-    ),
-    (
-        "torch/nn/functional.py:{29}: in neither list: the cuda-deterministic-backward note of "
-        "torch.nn.functional.ctc_loss"
-    ),
+    "torch/__init__.py:{33}: the list of operations that act deterministically: items from notes: 3, from entries added: 2, kept by hand: 0 (of 5)",
+    "torch/__init__.py:{36}: torch.nn.Conv1d: from its cudnn-deterministic note in torch/nn/modules/conv.py",
+    "torch/__init__.py:{37}: torch.nn.ConvTranspose1d has a note in prose (torch/nn/modules/conv.py:32), whose words are kept: an entry that renders nothing is added to its docstring in torch/nn/modules/conv.py",
+    "torch/__init__.py:{38}: torch.Tensor.put_: its notes do not fit its condition (cuda-deterministic): an entry that renders nothing is added to its docstring in torch/_tensor_docs.py",
+    "torch/__init__.py:{40}: torch.Tensor.scatter_add_: from its cuda-deterministic note in torch/_tensor_docs.py",
+    "torch/__init__.py:{41}: torch.index_add: from the cuda-deterministic note of torch.Tensor.index_add_ in torch/_tensor_docs.py, which the list names so (:listed-as:)",
+    "torch/__init__.py:{43}: the list of operations that throw a RuntimeError: items from notes: 6, from entries added: 4, kept by hand: 0 (of 10)",
+    "torch/__init__.py:{46}: torch.nn.AvgPool3d: from its cuda-deterministic-backward note in docs/source/nn.rst",
+    "torch/__init__.py:{47}: torch.nn.MaxUnpool1d: from its nondeterministic note in docs/source/nn.rst",
+    "torch/__init__.py:{48}: torch.nn.functional.interpolate: from its cuda-deterministic-backward note in torch/nn/functional.py",
+    "torch/__init__.py:{54}: torch.nn.CTCLoss: from the cuda-deterministic-backward note of torch.nn.functional.ctc_loss in torch/nn/functional.py, which the list names so (:listed-as:)",
+    "torch/__init__.py:{55}: torch.Tensor.put_: its notes that fit its condition say another item (cuda-deterministic): an entry that renders nothing is added to its docstring in torch/_tensor_docs.py",
+    "torch/__init__.py:{56}: torch.Tensor.put_: from its cuda-deterministic note in torch/_tensor_docs.py",
+    "torch/__init__.py:{58}: torch.histc has no note: an entry that renders nothing is added to its docstring in torch/_torch_docs.py",
+    "torch/__init__.py:{59}: torch.bincount: its notes do not fit its condition (cuda-deterministic-backward): an entry that renders nothing is added to its docstring in torch/_torch_docs.py",
+    "torch/__init__.py:{61}: torch.cumsum: from its cuda-deterministic note in docs/source/torch.rst",
+    "torch/__init__.py:{62}: torch.median has no note: an entry naming it (:op:) takes its place in the list: no docstring of it in the files migrated can take one",
+    "torch/_torch_docs.py:{26}: in neither list: the cuda-deterministic-backward note of torch.bincount",
+    "torch/nn/functional.py:{15}: in neither list: the cudnn-deterministic note of torch.nn.functional.conv1d",
+    "torch/nn/functional.py:{26}: in neither list: the cudnn-deterministic note of torch.nn.functional.ctc_loss",
 ]
 
 

@@ -5,7 +5,6 @@ kept whole when a note's options cannot be written."""
 from __future__ import annotations
 
 import locale
-import re
 import subprocess
 import sys
 from collections import defaultdict
@@ -175,37 +174,24 @@ def test_lists_migration_is_idempotent_and_reports_with_the_new_lines(tree, caps
 
     status, _, err = run(capsys, "--write", "torch", "docs")
 
-    # Where the reported lines are in the files as written.
-    moved = {33: 33, 37: 40, 38: 41, 41: 43, 43: 45, 54: 52, 55: 53, 58: 54, 59: 55, 62: 57}
-    moved |= {20: 20, 26: 26, 15: 15, 29: 29}
-    assert status == migrate.LEGACY_NOTES_REMAIN
+    # Where the reported lines are in the files as written: each item at its
+    # list's introduction (its own line is gone).
+    moved = {line: 33 for line in (36, 37, 38, 40, 41)}
+    moved |= {line: 40 for line in (43, 46, 47, 48, 54, 55, 56, 58, 59, 61, 62)}
+    assert status == migrate.NOTHING_TO_MIGRATE
     assert err.splitlines() == reports(moved)
     init = Path("torch/__init__.py").read_text().splitlines()
-    for report in reports(moved)[:10]:
-        line, operation = re.match(r"torch/__init__.py:(\d+): (\S+)", report).groups()
-        if operation == "the":  # a list's report, at its introduction
-            assert init[int(line) - 1].startswith("    The following")
-        else:
-            assert f"`{operation}`" in init[int(line) - 1]
+    assert init[32].startswith("    The following") and init[39].startswith("    The following")
     migrated = snapshot(root)
 
-    # Run again: nothing to change, the same items and notes reported; each
-    # list's report is at its directive now, and counts what is left.
+    # Run again: nothing to change; nothing left to report but the notes in
+    # neither list.
     for arguments in ([], ["--write"]):
         status, out, err = run(capsys, *arguments, "torch", "docs")
-        assert (status, out) == (migrate.LEGACY_NOTES_REMAIN, "")
+        assert (status, out) == (migrate.NOTHING_TO_MIGRATE, "")
         assert snapshot(root) == migrated
-        again = reports(moved)
-        again[0] = (
-            "torch/__init__.py:36: the list of operations that act deterministically: "
-            "items from notes: 0, kept by hand: 3 (of 3)"
-        )
-        again[4] = (
-            "torch/__init__.py:48: the list of operations that throw a RuntimeError: "
-            "items from notes: 0, kept by hand: 5 (of 5)"
-        )
-        assert err.splitlines() == again
-        assert init[35].strip() == init[47].strip() == ".. nondeterministic-ops::"
+        assert err.splitlines() == [line for line in reports() if "in neither list" in line]
+        assert init[35].strip() == init[42].strip() == ".. nondeterministic-ops::"
 
 
 def test_wording_takes_a_set_name(capsys, tmp_path):
@@ -215,9 +201,10 @@ def test_wording_takes_a_set_name(capsys, tmp_path):
     assert "--wording: not the name of a wording set: 'pytorch 2'" in capsys.readouterr().err
 
 
-def test_an_item_whose_note_cannot_be_written_stays_in_its_list(tree, capsys, monkeypatch):
+def test_an_item_whose_note_cannot_be_written_gets_an_entry_in_its_list(tree, capsys, monkeypatch):
     # torch/nn/modules/conv.py is read-only: Conv1d's note keeps its legacy
-    # form, so its item must stay in the list (written after the notes).
+    # form, and ConvTranspose1d's docstring takes no entry, so their items
+    # get entries in the list's place (written after the notes).
     monkeypatch.chdir(tree(LISTS))
     conv = Path("torch/nn/modules/conv.py")
     conv.chmod(0o444)
@@ -232,24 +219,31 @@ def test_an_item_whose_note_cannot_be_written_stays_in_its_list(tree, capsys, mo
     assert (
         "           :deterministic-algorithms: deterministic\n"
         "\n"
-        "        * :class:`torch.nn.Conv1d` when called on CUDA tensor\n"
-        "        * :class:`torch.nn.ConvTranspose1d` when called on CUDA tensor\n"
+        "        .. nondeterministic-entry::\n"
+        "           :op: torch.nn.Conv1d\n"
     ) in init
+    assert ":op: torch.nn.ConvTranspose1d\n" in init
     assert "torch/nn/modules/conv.py: cannot migrate it: read-only (mode 0444)" in err
     assert (
-        "torch/__init__.py:40: torch.nn.Conv1d: its note could not be written with the options: "
-        "the item stays in the list, kept by hand"
+        "torch/__init__.py:33: torch.nn.Conv1d: its note in torch/nn/modules/conv.py could not be "
+        "written with what the list says: an entry naming it (:op:) takes its place in the list: "
+        "no docstring of it in the files migrated can take one"
     ) in err.splitlines()
     assert (
         "torch/nn/modules/conv.py:15: in neither list: the cudnn-deterministic note of "
         "torch.nn.modules.conv.Conv1d"
     ) in err.splitlines()
-    assert "act deterministically: items from notes: 1, kept by hand: 4 (of 5)" in err
+    assert (
+        "act deterministically: items from notes: 2, from entries added: 3, kept by hand: 0 (of 5)"
+    ) in err
 
 
-def test_an_item_whose_note_would_change_a_string_s_escapes_stays_in_its_list(tmp_path, capsys):
+def test_an_item_whose_note_would_change_a_string_s_escapes_gets_an_entry_in_its_list(
+    tmp_path, capsys
+):
     # The condition's backslash, written into a string that is not raw,
-    # would read otherwise: the note is left as is, so the item stays.
+    # would read otherwise: the note is left as is, and its docstring takes
+    # no entry; the list's own string, raw, takes it.
     source = tmp_path / "ops.py"
     source.write_text(
         "def use_deterministic_algorithms(mode):\n"
@@ -280,28 +274,43 @@ def test_an_item_whose_note_would_change_a_string_s_escapes_stays_in_its_list(tm
     status, _, err = run(capsys, "--write", str(source))
 
     text = source.read_text()
-    assert status == migrate.LEGACY_NOTES_REMAIN
-    assert "* :func:`ops.split` when called with ``\\\\d`` on a CUDA tensor\n" in text
-    assert "* :func:`ops.join`" not in text
-    assert text.count(":deterministic-algorithms: raises") == 2  # the list's, join's
+    assert status == migrate.LEGACY_NOTES_REMAIN  # split's note, left as is
+    assert "* :func:" not in text
+    assert (
+        "        .. nondeterministic-entry::\n"
+        "           :op: ops.split\n"
+        "           :backend: CUDA\n"
+        "           :pass: forward\n"
+        "           :deterministic-algorithms: raises\n"
+        "           :when: called with ``\\\\d`` on a CUDA tensor\n"
+        '    """\n'
+    ) in text
+    # The list directive's, the entry's, join's.
+    assert text.count(":deterministic-algorithms: raises") == 3
     # The note's notice, then the lists' report.
     assert err.splitlines() == [
-        f"{source}:18: left as is: the options of this note would change its string's escapes",
+        (
+            f"{source}:23: left as is: the options or entries planned here would change its "
+            "string's escapes"
+        ),
         (
             f"{source}:4: the list of operations that throw a RuntimeError: items from notes: 1, "
-            "kept by hand: 1 (of 2)"
+            "from entries added: 1, kept by hand: 0 (of 2)"
         ),
         (
-            f"{source}:11: ops.split: its note could not be written with the options: the item "
-            "stays in the list, kept by hand"
+            f"{source}:4: ops.split: its note in {source} could not be written with what the "
+            "list says: an entry naming it (:op:) takes its place in the list: no docstring of "
+            "it in the files migrated can take one"
         ),
-        f"{source}:18: in neither list: the cuda-deterministic note of ops.split",
+        f"{source}:4: ops.join: from its cuda-deterministic note in {source}",
+        f"{source}:23: in neither list: the cuda-deterministic note of ops.split",
     ]
 
 
 def test_a_note_that_cannot_take_its_options_in_a_file_without_a_list_is_left(tmp_path, capsys):
     # Once the note is left without options, its file has nothing planned:
-    # it is migrated as it would be without the lists (this once ran for ever).
+    # it is migrated as it would be without the lists (this once ran for
+    # ever); the item gets an entry in the list's place.
     (tmp_path / "ops.py").write_text(
         'def split():\n    """Split.\n\n    .. cuda-deterministic::\n    """\n'
     )
@@ -311,23 +320,38 @@ def test_a_note_that_cannot_take_its_options_in_a_file_without_a_list_is_left(tm
         "\n"
         "* :func:`ops.split` when called with ``\\\\d`` on a CUDA tensor\n"
     )
-    before = snapshot(tmp_path)
+    before = (tmp_path / "ops.py").read_text()
 
     status, out, err = run(capsys, "--write", str(tmp_path))
 
-    assert (status, out, snapshot(tmp_path)) == (migrate.LEGACY_NOTES_REMAIN, "", before)
+    assert status == migrate.LEGACY_NOTES_REMAIN
+    assert out == f"rewrote {tmp_path / 'mode.rst'}\n"
+    assert (tmp_path / "ops.py").read_text() == before
+    assert (
+        (tmp_path / "mode.rst")
+        .read_text()
+        .endswith(
+            ".. nondeterministic-entry::\n"
+            "   :op: ops.split\n"
+            "   :backend: CUDA\n"
+            "   :pass: forward\n"
+            "   :deterministic-algorithms: raises\n"
+            "   :when: called with ``\\\\d`` on a CUDA tensor\n"
+        )
+    )
     assert err.splitlines() == [
         (
-            f"{tmp_path / 'mode.rst'}:1: the list of operations that throw a RuntimeError "
-            "stays as it is: no note would be in it (kept by hand: 1)"
+            f"{tmp_path / 'mode.rst'}:1: the list of operations that throw a RuntimeError: "
+            "items from notes: 0, from entries added: 1, kept by hand: 0 (of 1)"
         ),
         (
-            f"{tmp_path / 'mode.rst'}:4: ops.split: its note could not be written with the "
-            "options: the item stays in the list, kept by hand"
+            f"{tmp_path / 'mode.rst'}:1: ops.split: its note in {tmp_path / 'ops.py'} could not "
+            "be written with what the list says: an entry naming it (:op:) takes its place in "
+            "the list: no docstring of it in the files migrated can take one"
         ),
         (
-            f"{tmp_path / 'ops.py'}:4: left as is: the options of this note would change its "
-            "string's escapes"
+            f"{tmp_path / 'ops.py'}:4: left as is: the options or entries planned here would "
+            "change its string's escapes"
         ),
         f"{tmp_path / 'ops.py'}:4: in neither list: the cuda-deterministic note of ops.split",
     ]

@@ -1,42 +1,39 @@
-"""reprodocs.migrate.directives: a directive already there that says what
-an item said takes the item off its list."""
+"""reprodocs.migrate.directives: a directive already there (a note, or an
+entry that renders nothing) that says what an item said takes the item off
+its list."""
 
 from __future__ import annotations
 
-import migrate_support
-from migrate_support import LISTS, MIGRATED_INIT, run
 from reprodocs import migrate
 
-# The fixtures these tests take, by their names.
-tree = migrate_support.tree
 
-
-def test_an_item_whose_note_is_written_later_leaves_the_list(tree, capsys):
-    # After migration, someone writes torch.histc's note with what its item
-    # said: migrate takes the item off the list kept by hand.
-    root = tree(LISTS)
-    run(capsys, "--write", str(root))
-    torch_rst = root / "docs/source/torch.rst"
-    torch_rst.write_text(
-        torch_rst.read_text().replace(
-            ".. autofunction:: histc\n",
-            ".. autofunction:: histc\n\n"
-            "   .. cuda-deterministic::\n"
-            "      :deterministic-algorithms: raises\n"
-            "      :when: called on a CUDA tensor\n",
-        )
+def test_an_entry_already_there_takes_its_item_off_the_list(tmp_path):
+    # After migration, someone wrote torch.histc's entry by hand; the item
+    # was kept in the list (it was added to it later): migrate takes it off.
+    page = tmp_path / "torch.rst"
+    page.write_text(
+        "The following normally-nondeterministic operations will throw a\n"
+        "RuntimeError when ``mode=True``:\n"
+        "\n"
+        ".. nondeterministic-ops::\n"
+        "   :deterministic-algorithms: raises\n"
+        "\n"
+        "* :func:`torch.histc` when called on a CUDA tensor\n"
+        "\n"
+        ".. py:function:: torch.histc(input)\n"
+        "\n"
+        "   .. nondeterministic-entry::\n"
+        "      :backend: XPU, CUDA\n"
+        "      :pass: forward\n"
+        "      :deterministic-algorithms: raises\n"
+        "      :when: called on a CUDA tensor\n"
     )
-    torch_rst_written = torch_rst.read_text()
+    outcome = migrate.survey([str(page)])
 
-    status, _, err = run(capsys, "--write", str(root))
-
-    assert status == migrate.LEGACY_NOTES_REMAIN  # the other items kept by hand
-    init = (root / "torch/__init__.py").read_text()
-    assert ":func:`torch.histc`" not in init
-    assert (
-        MIGRATED_INIT.replace("        * :func:`torch.histc` when called on a CUDA tensor\n", "")
-        in init
-    )
-    assert torch_rst.read_text() == torch_rst_written  # the note already said it
-    assert "items from notes: 1, kept by hand: 4 (of 5)" in err
-    assert "torch.histc" not in err
+    (entry,) = outcome.matched
+    assert entry[1].directive == "nondeterministic-entry"
+    assert (entry[1].backend, entry[1].affected_pass) == ("XPU, CUDA", "forward")
+    assert outcome.entries == outcome.kept == []
+    # The remainder goes: nothing is planned for the entry, which says it.
+    plan = outcome.plans[page]
+    assert (plan.kept, plan.options, plan.entries) == ({4: []}, {}, {})

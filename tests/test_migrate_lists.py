@@ -32,22 +32,19 @@ def test_the_two_lists_are_read_from_the_docstring(tree):
     assert items_of(deterministic) == [
         (36, "torch.nn.Conv1d", "called on CUDA tensor"),
         (37, "torch.nn.ConvTranspose1d", "called on CUDA tensor"),
-        # "with ..." is no condition a :when: says ("when ..."): none.
-        (38, "torch.Tensor.put_", None),
+        # "with ``accumulate=True``" goes to :with:, the rest to :when:.
+        (38, "torch.Tensor.put_", "called on a CPU tensor"),
         (40, "torch.Tensor.scatter_add_", "called on a CUDA tensor"),
         (41, "torch.index_add", "called on CUDA tensor"),
     ]
     assert items_of(raises) == [
         (46, "torch.nn.AvgPool3d", "attempting to differentiate a CUDA tensor"),
         (47, "torch.nn.MaxUnpool1d", ""),  # always
-        # Wrapped, with a list of modes: the modes after the colon.
+        # Wrapped, with a list of modes: its cases.
         (
             48,
             "torch.nn.functional.interpolate",
-            (
-                "attempting to differentiate a CUDA tensor and one of the following modes is "
-                "used: ``linear``, ``bilinear``"
-            ),
+            "attempting to differentiate a CUDA tensor and one of the following modes is used:",
         ),
         (54, "torch.nn.CTCLoss", "attempting to differentiate a CUDA tensor"),
         (55, "torch.Tensor.put_", "``accumulate=False``"),  # :meth:
@@ -55,8 +52,15 @@ def test_the_two_lists_are_read_from_the_docstring(tree):
         (58, "torch.histc", "called on a CUDA tensor"),
         (59, "torch.bincount", "called on a CUDA tensor and ``weights`` tensor is given"),
         (61, "torch.cumsum", "called on a CUDA tensor when dtype is floating point or complex"),
-        (62, "torch.median", None),
+        (62, "torch.median", "called on a CUDA tensor"),
     ]
+    said = {
+        item.line: (item.with_words, item.cases) for item in (*deterministic.items, *raises.items)
+    }
+    assert said[38] == ("``accumulate=True``", ())
+    assert said[48] == ("", ("``linear``", "``bilinear``"))
+    assert said[62] == ("indices output", ())
+    assert said[47] == ("", ())
 
 
 def test_list_items_in_every_form_of_cross_reference():
@@ -71,6 +75,8 @@ def test_list_items_in_every_form_of_cross_reference():
         "- :func:`torch.cumsum` when called on a CUDA tensor:\n"
         "\n"
         "  A paragraph, not a list.\n"
+        "\n"
+        "- :func:`torch.bmm` if called on sparse-dense CUDA tensors\n"
     )
     (found,) = migration.lists
     assert items_of(found) == [
@@ -78,12 +84,14 @@ def test_list_items_in_every_form_of_cross_reference():
         (5, "torch.Tensor.put_", "``accumulate=False``"),
         (7, "", None),
         (8, "torch.cumsum", None),
+        (12, "torch.bmm", None),
     ]
     assert [item.problem for item in found.items] == [
         "",
         "",
         "it names no operation",
-        "its condition is more than a line of text",
+        "its condition is more than a line of text and a list of words",
+        "its condition begins with neither “when” nor “with”",
     ]
 
 
@@ -153,7 +161,8 @@ def test_a_remainder_whose_items_all_have_notes_goes(tmp_path, capsys):
     ]
     assert err == (
         f"{source}:7: the list of operations that throw a RuntimeError: "
-        "items from notes: 1, kept by hand: 0 (of 1)\n"
+        "items from notes: 1, from entries added: 0, kept by hand: 0 (of 1)\n"
+        f"{source}:7: mode.histc: from its cuda-deterministic note in {source}\n"
     )
 
 
@@ -182,22 +191,20 @@ def test_the_lists_render_the_same_items_after_migration(tree, capsys, build_doc
     after = list_items(build_html(migrated, reprodocs_wording="pytorch-2") / "torch.html")
 
     # Item for item the same words and links, in another order: the
-    # generated items first, sorted as the table sorts, then those kept by
-    # hand. The modes interpolate's item listed are words of its :when:.
-    interpolate = (
-        (
-            "torch.nn.functional.interpolate() when attempting to differentiate a CUDA tensor and "
-            "one of the following modes is used: linear bilinear"
-        ),
-        ["nn.functional.html#torch.nn.functional.interpolate"],
-    )
-    assert interpolate in before[1]
-    inline = (interpolate[0].replace("linear bilinear", "linear, bilinear"), interpolate[1])
+    # generated items, sorted as the table sorts. The modes interpolate's
+    # item lists are its cases, a nested list as before. torch.median is
+    # documented nowhere here: its entry shows its name as a literal, with
+    # no parentheses (a role's), and links nowhere, as before.
+    median = ("torch.median() with indices output when called on a CUDA tensor", [])
+    assert median in before[1]
+    unlinked = (median[0].replace("()", ""), [])
     assert sorted(after[0]) == sorted(before[0])
-    assert sorted(after[1]) == sorted([inline if i == interpolate else i for i in before[1]])
+    assert sorted(after[1]) == sorted([unlinked if i == median else i for i in before[1]])
+    # Sorted by the name each item shows (torch.index_add, not the
+    # torch.Tensor.index_add_ whose note it is).
     assert [text for text, _ in after[0][:2]] == [
-        "torch.Tensor.scatter_add_() when called on a CUDA tensor",
-        "torch.nn.Conv1d when called on CUDA tensor",
+        "torch.index_add() when called on CUDA tensor",
+        "torch.Tensor.put_() with accumulate=True when called on a CPU tensor",
     ]
     # And each note is the same, but for what it now says of deterministic mode.
     notes_before, prose_before = build_docs(original, reprodocs_wording="pytorch-2")
@@ -211,6 +218,9 @@ def test_the_lists_render_the_same_items_after_migration(tree, capsys, build_doc
         "torch.nn.AvgPool3d",
         "nn.html",  # torch.nn.MaxUnpool1d's, written on the page
         "torch.cumsum",
+        # The notes the lists name by another name (torch.index_add, torch.nn.CTCLoss).
+        "torch.Tensor.index_add_",
+        "torch.nn.functional.ctc_loss",
     }
     for name, notes in notes_before.items():
         if name not in listed:

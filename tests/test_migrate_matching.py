@@ -3,24 +3,16 @@ notes get what deterministic mode does and when; the report."""
 
 from __future__ import annotations
 
-import re
+from collections import Counter
+from dataclasses import replace
 
 import migrate_support
-from migrate_support import LISTS, TREES, reports, run
+from migrate_support import LISTS, reports, run
 from reprodocs import migrate
+from reprodocs.migrate.model import Listing
 
 # The fixtures these tests take, by their names.
 tree = migrate_support.tree
-
-
-def test_names_match_exactly_or_where_a_package_re_exports_them():
-    assert migrate.names_match("torch.histc", "torch.histc") == 2
-    assert migrate.names_match("torch.nn.Conv1d", "torch.nn.modules.conv.Conv1d") == 1
-    assert migrate.names_match("torch.nn.Conv1d.forward", "torch.nn.modules.conv.Conv1d.forward")
-    assert not migrate.names_match("torch.index_add", "torch.Tensor.index_add_")
-    assert not migrate.names_match("torch.nn.CTCLoss", "torch.nn.functional.ctc_loss")
-    assert not migrate.names_match("torch.nn.Conv1d", "torch.nn.Conv1d.forward")
-    assert not migrate.names_match("torch.nn.Conv1d", "torchvision.nn.Conv1d")
 
 
 def option_block(text: str, directive_line: str) -> list[str]:
@@ -38,7 +30,7 @@ def option_block(text: str, directive_line: str) -> list[str]:
 def test_matched_notes_get_what_deterministic_mode_does_and_when(tree, capsys):
     root = tree(LISTS)
     status, _, _ = run(capsys, "--write", "--wording", "pytorch-2", str(root))
-    assert status == migrate.LEGACY_NOTES_REMAIN  # items kept by hand
+    assert status == migrate.NOTHING_TO_MIGRATE
 
     conv = (root / "torch/nn/modules/conv.py").read_text()
     # torch.nn.Conv1d, as torch.nn re-exports torch.nn.modules.conv.Conv1d
@@ -50,8 +42,9 @@ def test_matched_notes_get_what_deterministic_mode_does_and_when(tree, capsys):
     tensor_docs = (root / "torch/_tensor_docs.py").read_text()
     put, scatter_add = [
         option_block("\n".join(tensor_docs.splitlines()[start:]), ".. cuda-deterministic::")
-        for start in (28, 45)
-    ]
+        for start, line in enumerate(tensor_docs.splitlines())
+        if line == ".. cuda-deterministic::"
+    ][1:]
     # Of the three items of torch.Tensor.put_, its CUDA note fits the two of
     # the raises list; it goes to the one naming CUDA tensors. (The item on
     # CPU tensors fits no CUDA note.)
@@ -65,14 +58,24 @@ def test_matched_notes_get_what_deterministic_mode_does_and_when(tree, capsys):
         "   :deterministic-algorithms: deterministic",
         "   :when: called on a CUDA tensor",
     ]
-    # A long condition is wrapped, as a field's body goes on.
+    # A long condition is wrapped, as a field's body goes on; the modes the
+    # item lists are its cases.
     functional = (root / "torch/nn/functional.py").read_text()
     assert (
         "    .. cuda-deterministic-backward::\n"
         "       :deterministic-algorithms: raises\n"
         "       :when: attempting to differentiate a CUDA tensor and one of the following modes\n"
-        "          is used: ``linear``, ``bilinear``\n"
+        "          is used:\n"
+        "       :cases: ``linear``, ``bilinear``\n"
         '    """\n'
+    ) in functional
+    # A note the list names by another of its names: that name, shown and known.
+    assert (
+        "    .. cuda-deterministic-backward::\n"
+        "       :deterministic-algorithms: raises\n"
+        "       :listed-as: torch.nn.CTCLoss\n"
+        "       :when: attempting to differentiate a CUDA tensor\n"
+        "       :aliases: torch.nn.CTCLoss\n"
     ) in functional
     # Directives already there get the options after their own.
     nn = (root / "docs/source/nn.rst").read_text()
@@ -98,43 +101,30 @@ def test_matched_notes_get_what_deterministic_mode_does_and_when(tree, capsys):
         "      :wording: pytorch-1.4",
     ]
     # The notes that are in neither list get no such option.
-    for name in ("_torch_docs.py", "_tensor_docs.py", "nn/functional.py"):
-        text = (root / "torch" / name).read_text()
-        migrated = re.findall(r"\.\. (?:cuda|cudnn)-deterministic(?:-backward)?::", text)
-        assert text.count(":deterministic-algorithms:") < len(migrated), name
+    for name in ("_torch_docs.py", "nn/functional.py"):
+        notes = migrate.migrate_file(root / "torch" / name)[1].notes
+        assert [n for n in notes if "deterministic-algorithms" not in n.options], name
 
 
 def test_nothing_is_dropped(tree, capsys):
-    # Every item of the lists is, after migration, either a note's
-    # (:deterministic-algorithms: and :when: as the item said) or still in
-    # the list by hand, in its own words.
+    # Every item of the lists is, after migration, said by one note or
+    # entry (what its options say, under the name the list gives), and by
+    # one only: nothing is kept by hand.
     root = tree(LISTS)
     before = migrate.migrate_file(root / "torch/__init__.py")[1].lists
     run(capsys, "--write", "--wording", "pytorch-2", str(root))
 
-    said = set()
+    said: Counter[tuple[str, Listing]] = Counter()
     for source in migrate.source_files([str(root)]):
         for note in migrate.migrate_file(source.path)[1].notes:
-            if "deterministic-algorithms" in note.options:
-                said.add(
-                    (
-                        note.operations[0].replace(".modules.conv", ""),
-                        note.options["deterministic-algorithms"],
-                        note.options.get("when", ""),
-                    )
-                )
-    original = (TREES / LISTS / "torch/__init__.py").read_text().splitlines()
-    after = (root / "torch/__init__.py").read_text()
-    kept = [line for found in before for line in (i.line for i in found.items)]
-    for found in before:
-        for item in found.items:
-            noted = (item.operation, found.kind, item.condition) in said
-            by_hand = original[item.line - 1] in after.splitlines()
-            assert noted != by_hand, item
-            if by_hand:
-                kept.remove(item.line)
-    assert len(said) == 7
-    assert len(kept) == 7  # the noted items
+            if kind := note.options.get("deterministic-algorithms"):
+                listing = Listing.of_options(kind, note.options)
+                name = listing.listed_as or note.operations[0].replace(".modules.conv", "")
+                said[name, replace(listing, listed_as="")] += 1
+    items = [(i.operation, Listing.of_item(found.kind, i)) for found in before for i in found.items]
+    assert said == Counter(items)
+    assert len(items) == 15
+    assert "* :" not in (root / "torch/__init__.py").read_text()
 
 
 def test_items_without_a_note_and_notes_in_neither_list_are_reported(tree, capsys, monkeypatch):
@@ -147,9 +137,9 @@ def test_items_without_a_note_and_notes_in_neither_list_are_reported(tree, capsy
     assert err.splitlines() == reports()
 
 
-def test_a_list_no_note_would_be_in_stays_as_it_is(tree, capsys):
-    # Replaced by its directive, the list would show no operation (only the
-    # items kept by hand, after "no operation is noted").
+def test_a_list_no_note_is_in_gets_its_entries(tree, capsys):
+    # No note says torch.gather's item, and no docstring of it is in the
+    # tree: its entry takes its place, naming it.
     root = tree("pytorch-2")
     init = root / "torch/__init__.py"
     init.write_text(
@@ -159,19 +149,56 @@ def test_a_list_no_note_would_be_in_stays_as_it_is(tree, capsys):
         "        * :func:`torch.gather` when called on a CUDA tensor that requires grad\n"
         '    """\n'
     )
-    before = init.read_text()
 
     status, _, err = run(capsys, "--write", str(root))
 
-    assert init.read_text() == before
-    assert status == migrate.LEGACY_NOTES_REMAIN
+    assert status == migrate.NOTHING_TO_MIGRATE
+    assert init.read_text().endswith(
+        "        .. nondeterministic-ops::\n"
+        "           :format: list\n"
+        "           :deterministic-algorithms: deterministic\n"
+        "\n"
+        "        .. nondeterministic-entry::\n"
+        "           :op: torch.gather\n"
+        "           :backend: CUDA\n"
+        "           :pass: backward\n"
+        "           :deterministic-algorithms: deterministic\n"
+        "           :when: called on a CUDA tensor that requires grad\n"
+        '    """\n'
+    )
     assert (
-        f"{init}:26: the list of operations that act deterministically stays as it is: "
-        "no note would be in it (kept by hand: 1)\n"
-        f"{init}:29: torch.gather has no note: the item stays in the list, kept by hand\n"
+        f"{init}:26: the list of operations that act deterministically: items from notes: 0, "
+        "from entries added: 1, kept by hand: 0 (of 1)\n"
+        f"{init}:26: torch.gather has no note: an entry naming it (:op:) takes its place in the "
+        "list: no docstring of it in the files migrated can take one\n"
     ) in err
     # Its notes are in neither list.
     assert "in neither list: the cuda-deterministic-backward note of torch.bincount" in err
+
+
+def test_a_list_whose_items_no_entry_can_say_stays_as_it_is(tmp_path, capsys):
+    page = tmp_path / "ops.rst"
+    page.write_text(
+        "The following normally-nondeterministic operations will throw a\n"
+        "RuntimeError when ``mode=True``:\n"
+        "\n"
+        "* :func:`ops.f` if called on a CUDA tensor\n"
+    )
+    before = page.read_text()
+
+    status, out, err = run(capsys, "--write", str(page))
+
+    assert (status, out, page.read_text()) == (migrate.LEGACY_NOTES_REMAIN, "", before)
+    assert err.splitlines() == [
+        (
+            f"{page}:1: the list of operations that throw a RuntimeError stays as it is: no note "
+            "or entry would be in it (kept by hand: 1)"
+        ),
+        (
+            f"{page}:4: ops.f: its condition begins with neither “when” nor “with”: the item "
+            "stays in the list, kept by hand"
+        ),
+    ]
 
 
 def test_two_notes_that_fit_equally_are_left_to_a_person(tmp_path, capsys):

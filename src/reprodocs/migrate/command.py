@@ -288,8 +288,13 @@ class _Lists:
         plan = self.outcome.plans.get(path)
         return plan if plan else None
 
-    def not_written(self, path: Path, lines: Iterable[int]) -> None:
-        """The notes and docstrings of *path* on *lines* take no options or entries."""
+    def not_written(self, path: Path, lines: Iterable[int] | None = None) -> None:
+        """The notes and docstrings of *path* on *lines* (or all) take no
+        options or entries."""
+        if lines is None:
+            places = [(note.path, note.line) for note in self.notes]
+            places += [(found.path, found.line) for found in self.docstrings.values()]
+            lines = [line for where, line in places if where == path]
         self.unwritten |= {(path, line) for line in lines}
         self.outcome = self._match()
 
@@ -299,7 +304,7 @@ def _migrate(
 ) -> tuple[list[Message], dict[int, int]]:
     """The file migrated with the lists' plan, written or shown as a diff;
     what to say of it, and where its lines went (if written)."""
-    migration, planned = _with_plan(file, settings, lists)
+    migration = _with_plan(file, settings, lists)
     messages = []
     moved: dict[int, int] = {}
     try:
@@ -311,8 +316,9 @@ def _migrate(
         elif migration.text != file.text:
             messages.append(report.diff(file.path, file.text, migration.text))
     except (NotRewritten, OSError, UnicodeError) as error:
-        if planned:
-            lists.not_written(file.path, planned)
+        # Nothing of the plan is written there: not what was planned, nor
+        # what would be planned there instead.
+        lists.not_written(file.path)
         return [report.cannot_migrate(file.path, error)], {}
     for notice in migration.notices:
         line = moved.get(notice.line, notice.line)
@@ -320,35 +326,32 @@ def _migrate(
     return messages, moved
 
 
-def _with_plan(file: _File, settings: Settings, lists: _Lists) -> tuple[Migration, set[int]]:
-    """The file's migration with the lists' plan, and the lines of the
-    notes the plan gives options. A note that could not take them (its
-    string's escapes) is reported, and the lists matched again without it,
-    until the plan holds."""
+def _with_plan(file: _File, settings: Settings, lists: _Lists) -> Migration:
+    """The file's migration with the lists' plan. A note or docstring that
+    could not take what the plan gives it (its string's escapes) is
+    reported, and the lists matched again without it, until the plan holds."""
     unwritable: list[Notice] = []
-    migration, planned, missing = _apply(file, settings, lists.plan(file.path))
+    migration, missing = _apply(file, settings, lists.plan(file.path))
     while missing:
         message = __(
             "left as is: the options or entries planned here would change its string's escapes"
         )
         unwritable += [Notice(line, str(message)) for line in sorted(missing)]
         lists.not_written(file.path, missing)
-        migration, planned, missing = _apply(file, settings, lists.plan(file.path))
+        migration, missing = _apply(file, settings, lists.plan(file.path))
     migration.notices += unwritable
-    return migration, planned
+    return migration
 
 
-def _apply(
-    file: _File, settings: Settings, plan: Plan | None
-) -> tuple[Migration, set[int], set[int]]:
-    """The file's migration with *plan*, the lines of the notes it gives
-    options, and those of them left as is."""
+def _apply(file: _File, settings: Settings, plan: Plan | None) -> tuple[Migration, set[int]]:
+    """The file's migration with *plan*, and the lines of the notes and
+    docstrings the plan gives options or entries that were left as is."""
     if plan is None:
-        return file.migration, set(), set()
+        return file.migration, set()
     migration = migrate_source(file.path, file.text, replace(settings, plan=plan))
     planned = set(plan.options) | set(plan.entries)
     written = {note.line for note in migration.notes} | set(migration.entries_added)
-    return migration, planned, planned - written
+    return migration, planned - written
 
 
 def _lists_report(path: Path, outcome: ListsOutcome, moved: dict[int, int]) -> list[Message]:

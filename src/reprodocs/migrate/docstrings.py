@@ -27,9 +27,11 @@ _TRIPLE_QUOTED = re.compile(r"[rRuU]?(?:'''|\"\"\")")
 
 @dataclass(frozen=True)
 class ProseNote:
-    """A note written as prose: the file's line of its first words saying
-    so, and the backend and pass those name ("" and None where they name none)."""
+    """A note written as prose: its file, the line of its first words
+    saying so, and the backend and pass those name ("" and None where they
+    name none)."""
 
+    path: Path
     line: int
     backend: str
     backward: bool | None
@@ -95,7 +97,7 @@ def docstrings(
                 path,
                 (last.lineno if last else first.lineno) + offset,
                 named[0],
-                prose_note(value, first.lineno),
+                prose_note(value, path, first.lineno),
                 bool(literal) and _takes_entries(literal),
                 id(last) in formatted,
             )
@@ -128,9 +130,9 @@ def _literals(source: str) -> list[tuple[int, str]]:
     return [(token.start[0] - 1, token.string) for token in tokens if token.type == tokenize.STRING]
 
 
-def prose_note(value: str, first_line: int) -> ProseNote | None:
+def prose_note(value: str, path: Path, first_line: int) -> ProseNote | None:
     """The first note in prose in a docstring's *value* (its first line is
-    the file's *first_line*), and what it names."""
+    line *first_line* of the file *path*), and what it names."""
     lines = value.splitlines()
     for number, line in enumerate(lines):
         if "nondetermini" not in line.lower() or _DIRECTIVE_OR_OPTION.match(line):
@@ -141,7 +143,7 @@ def prose_note(value: str, first_line: int) -> ProseNote | None:
         backend = "cuDNN" if re.search(r"cudnn", paragraph, re.IGNORECASE) else ""
         backend = backend or ("CUDA" if "CUDA" in paragraph else "")
         backward = True if re.search(r"backward", paragraph) else None
-        return ProseNote(first_line + number, backend, backward)
+        return ProseNote(path, first_line + number, backend, backward)
     return None
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from reprodocs.base.i18n import __
 from reprodocs.base.vocabulary import ANY_BACKEND, DETERMINISTIC, SEPARATOR
 from reprodocs.migrate.conditions import DEVICE_BACKENDS, devices_named, pass_named
-from reprodocs.migrate.docstrings import Docstring
+from reprodocs.migrate.docstrings import Docstring, ProseNote
 from reprodocs.migrate.entries import entry_options, writable
 from reprodocs.migrate.model import (
     ALGORITHMS_OPTION,
@@ -102,17 +102,13 @@ def match_lists(
     list. Nothing is left that a second run would match.
 
     *unwritten* holds the places (file and line) where options or entries
-    could not be written: their notes are matched to nothing, and those
-    docstrings take no entry.
+    could not be written: their notes are matched to nothing (nor are
+    their items to another form's), and those docstrings take no entry.
     """
     usable = [note for note in notes if (note.path, note.line) not in unwritten]
-    places = {
-        name: found
-        for name, found in (docstrings or {}).items()
-        if (found.path, found.line) not in unwritten
-    }
+    places = docstrings or {}
     open_items = [
-        (item, found, _candidates(item, usable, places.get(item.operation)))
+        (item, found, _candidates(item, notes, places.get(item.operation), unwritten))
         for found in lists
         for item in found.items
     ]
@@ -122,13 +118,18 @@ def match_lists(
         if id(item) in matched:
             outcome.matched.append((item, matched[id(item)]))
         elif _gets_entry(item, candidates, assigned):
-            _plan_entry(outcome, item, found, places.get(item.operation))
+            _plan_entry(outcome, item, found, places.get(item.operation), unwritten)
         else:
             outcome.kept.append((item, found))
     _plan_options(outcome, usable, assigned)
     for found in lists:
         _plan_list(outcome, found)
-    _report_items(outcome, open_items, assigned, matched)
+    # The notes of each item that could not take what it says, for the report.
+    blocked = {
+        id(item): [n for n in _candidates(item, notes, None) if (n.path, n.line) in unwritten]
+        for item, _, _ in open_items
+    }
+    _report_items(outcome, open_items, (assigned, matched), blocked, places)
     if lists or list_directives:
         _report_unlisted(outcome, notes, assigned)
     outcome.reports.sort(key=lambda report: (str(report.path), report.line))
@@ -136,22 +137,25 @@ def match_lists(
 
 
 def _candidates(
-    item: ListItem, notes: list[FoundNote], docstring: Docstring | None
+    item: ListItem,
+    notes: list[FoundNote],
+    docstring: Docstring | None,
+    unwritten: Collection[Place] = (),
 ) -> list[FoundNote]:
-    """The notes of an item's operation: those naming it exactly, if any;
-    else those where a package re-exports it; else, unless its docstring
-    has a note in prose, those of another form of it."""
+    """The notes of an item's operation that can be written (not
+    *unwritten*): those naming it exactly, if any; else those where a
+    package re-exports it; else, if it has no note of its own (in prose
+    in its *docstring* or not), those of another form of it."""
     if not item.operation:
         return []
+    found: list[FoundNote] = []
     for level in (2, 1):
-        same = [
+        found = found or [
             n for n in notes if any(names_match(item.operation, m) == level for m in n.operations)
         ]
-        if same:
-            return same
-    if docstring is not None and docstring.prose_note is not None:
-        return []
-    return [n for n in notes if any(kin(item.operation, name) for name in n.operations)]
+    if not found and not (docstring is not None and docstring.prose_note is not None):
+        found = [n for n in notes if any(kin(item.operation, name) for name in n.operations)]
+    return [note for note in found if (note.path, note.line) not in unwritten]
 
 
 def _listing(kind: str, item: ListItem, note: FoundNote) -> Listing:
@@ -223,7 +227,11 @@ def _gets_entry(item: ListItem, candidates: list[FoundNote], assigned: _Assigned
 
 
 def _plan_entry(
-    outcome: ListsOutcome, item: ListItem, found: HandKeptList, docstring: Docstring | None
+    outcome: ListsOutcome,
+    item: ListItem,
+    found: HandKeptList,
+    docstring: Docstring | None,
+    unwritten: Collection[Place],
 ) -> None:
     """The entry of an item, naming its operation: at the end of its
     operation's docstring, or where that cannot take it, in the item's place."""
@@ -231,7 +239,11 @@ def _plan_entry(
     # directive in it (``.. function:: median(input, dim)``, napoleon's
     # "Attributes" section), Sphinx no longer knows which object it is on.
     options = entry_options(Listing.of_item(found.kind, item), docstring, item.operation)
-    if docstring is not None and writable(docstring, options):
+    if (
+        docstring is not None
+        and (docstring.path, docstring.line) not in unwritten
+        and writable(docstring, options)
+    ):
         outcome.plan(docstring.path).entries.setdefault(docstring.line, []).append(options)
         outcome.entries.append((item, docstring))
         return
@@ -269,9 +281,15 @@ def _plan_list(outcome: ListsOutcome, found: HandKeptList) -> None:
 
 
 def _report_items(
-    outcome: ListsOutcome, open_items: list[_OpenItem], assigned: _Assigned, matched: _Matched
+    outcome: ListsOutcome,
+    open_items: list[_OpenItem],
+    decided: tuple[_Assigned, _Matched],
+    blocked: dict[int, list[FoundNote]],
+    docstrings: Mapping[str, Docstring],
 ) -> None:
-    """Each list's summary, and what became of each of its items."""
+    """Each list's summary, and what became of each of its items, as
+    *decided* (what the notes are given, the note of each item matched)."""
+    assigned, matched = decided
     entries = {id(item): docstring for item, docstring in outcome.entries}
     for found in outcome.lists:
         outcome.reports.append(_list_summary(outcome, found))
@@ -279,7 +297,9 @@ def _report_items(
         if id(item) in matched:
             message = _from_note(item, matched[id(item)])
         elif id(item) in entries:
-            message = _entry_added(item, candidates, entries[id(item)], assigned)
+            placed = entries[id(item)]
+            prose = docstrings[item.operation].prose_note if item.operation in docstrings else None
+            message = _entry_added(item, candidates, placed, prose, blocked[id(item)])
         else:
             message = _why_kept(item, candidates, assigned)
         kept = id(item) not in matched and id(item) not in entries
@@ -313,20 +333,32 @@ def _from_note(item: ListItem, note: FoundNote) -> str:
 
 
 def _entry_added(
-    item: ListItem, notes: list[FoundNote], docstring: Docstring | None, assigned: _Assigned
+    item: ListItem,
+    notes: list[FoundNote],
+    placed: Docstring | None,
+    prose: ProseNote | None,
+    blocked: list[FoundNote],
 ) -> str:
-    """Why an item gets an entry, and where."""
-    if docstring is None:
+    """Why an item gets an entry, and where (the docstring it is *placed*
+    in, None for the list's place); *prose*: its note in prose; *blocked*:
+    its notes that could not be written with what it says."""
+    if placed is None:
         where = __(
-            "an entry naming it (:op:) takes its place in the list: no docstring of it in the files migrated can hold one"
+            "an entry naming it (:op:) takes its place in the list: no docstring of it in the "
+            "files migrated can take one"
         )
     else:
-        where = __("an entry that renders nothing is added to its docstring in %s") % docstring.path
-    if docstring is not None and docstring.prose_note is not None:
+        where = __("an entry that renders nothing is added to its docstring in %s") % placed.path
+    if prose is not None:
         why = __("%s has a note in prose (%s:%d), whose words are kept") % (
             item.operation,
-            docstring.path,
-            docstring.prose_note.line,
+            prose.path,
+            prose.line,
+        )
+    elif blocked:
+        why = __("%s: its note in %s could not be written with what the list says") % (
+            item.operation,
+            blocked[0].path,
         )
     elif not notes:
         why = __("%s has no note") % item.operation

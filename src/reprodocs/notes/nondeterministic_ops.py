@@ -140,7 +140,10 @@ def collect(app: Sphinx, env: BuildEnvironment) -> dict[Entry, Note]:
             continue
         # A page-level note, or an operation not documented as a Python
         # object, links to the page the note stands on (none for a file's).
-        target = documented_at(env, note.operation) or Target(note.docname, "", "")
+        # Documented nowhere: a note is linked to where it is written; an
+        # entry that renders nothing is not linked (nothing is there).
+        written = Target(note.docname, "", "") if note.renders else Target("", "", "")
+        target = documented_at(env, note.operation) or written
         title = env.titles[note.docname].astext() if note.docname in env.titles else ""
         listed_as = note.listed_as if note.listed_as != note.operation else ""
         entry = Entry(
