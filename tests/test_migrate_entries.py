@@ -13,7 +13,6 @@ from reprodocs.migrate.entries import entry_options, writable
 from reprodocs.migrate.model import Listing, Plan
 from reprodocs.migrate.settings import Settings
 
-
 #: torch.nn.functional.interpolate's condition, before its list of modes.
 MODES = "attempting to differentiate a CUDA tensor and one of the following modes is used:"
 
