@@ -176,16 +176,11 @@ def still_raised(calls: list[Located[AlertCall]], entries: list[Entry]) -> Itera
 
 def without_alert(ties: list[Located[Tie]], entries: list[Entry]) -> Iterable[Finding]:
     """Entries naming no alert, with the alerts tests tie to their operation."""
-    # Each test's entries, worked out once (not once per entry).
-    expected: dict[int, set[str]] = {}
-    for tie in ties:
-        if tie.item.alert:
-            for entry in tied_entries(tie.item, entries):
-                expected.setdefault(id(entry), set()).add(tie.item.alert)
-    for entry in entries:
+    tests = entry_ties(ties, entries)
+    for entry, tied in zip(entries, tests, strict=True):
         if entry.alerts or not entry.name:
             continue
-        tested = sorted(expected.get(id(entry), ()))
+        tested = sorted({tie.item.alert for tie, _ in tied if tie.item.alert})
         message = __("%s names no alert (:alert:)") % entry.name
         if tested:
             message += __("; its tests expect %s") % ", ".join(map(repr, tested))
@@ -225,3 +220,18 @@ def tied_entries(tie: Tie, entries: list[Entry]) -> list[Entry]:
     lengths = [tie_length(tie, entry) for entry in entries]
     longest = max(lengths, default=0)
     return [entry for entry, length in zip(entries, lengths, strict=True) if length == longest > 0]
+
+
+def entry_ties(
+    ties: Iterable[Located[Tie]], entries: list[Entry]
+) -> list[list[tuple[Located[Tie], int]]]:
+    """Each entry's tests, in *entries*' order: each tie tied to it, with how
+    many entries that tie's test is tied to (several for an operation with
+    several entries). Each test's entries are worked out once."""
+    found: list[list[tuple[Located[Tie], int]]] = [[] for _ in entries]
+    index = {id(entry): number for number, entry in enumerate(entries)}
+    for tie in ties:
+        tied = tied_entries(tie.item, entries)
+        for entry in tied:
+            found[index[id(entry)]].append((tie, len(tied)))
+    return found
