@@ -20,7 +20,9 @@ Then it builds one page documenting ``use_deterministic_algorithms``, every
 noted operation and every listed one, twice, with autodoc and napoleon: from
 the original package, and from the migrated copy with reprodocs and
 ``reprodocs_wording = SET`` (default ``pytorch-2``, PyTorch 2.x's; with
-``pytorch-1.4``, each note keeps its words through ``:wording:``). It prints
+``pytorch-1.4``, each note keeps its words through ``:wording:``); with
+``--alerts-from SOURCE`` (torch's tests, ATen's sources; once for each), migrate
+writes each item's ``:alert:`` where they tie one. It prints
 each operation's notes as compared (a note now in a list says, besides,
 what deterministic mode does: it is printed, not compared), each operation given an entry as compared (an entry renders
 nothing: the whole description must be the same), each list's items as
@@ -183,6 +185,9 @@ def report_lists(outcome: migrate.ListsOutcome) -> None:
                 print(f"          -> {where}{prose}")
             else:
                 print(f"  by hand {item.text}")
+            alerts = [v for k, v in outcome.options_of.get(id(item), []) if k == "alert"]
+            if alerts:
+                print(f"          :alert: {alerts[0]}")
     print(f"\nnotes in neither list ({len(outcome.unlisted)}):")
     for note in outcome.unlisted:
         print(f"  {note.directive} on {', '.join(note.operations)} ({note.path}:{note.line})")
@@ -274,14 +279,14 @@ def documented(outcome: migrate.ListsOutcome) -> list[str]:
     )
 
 
-def main(work: Path, wording: str) -> int:
+def main(work: Path, wording: str, alerts_from: list[str]) -> int:
     import torch
 
     original = Path(torch.__file__).parent
     copy = work / "migrated"
     copy_package(original, copy / "torch")
 
-    outcome = migrate.survey([str(original)], wording)
+    outcome = migrate.survey([str(original)], wording, alerts_from)
     report_lists(outcome)
     items = sum(len(found.items) for found in outcome.lists)
     print(
@@ -291,6 +296,7 @@ def main(work: Path, wording: str) -> int:
     )
 
     command = [sys.executable, "-m", "reprodocs", "migrate", "--write", "--wording", wording]
+    command += [argument for source in alerts_from for argument in ("--alerts-from", source)]
     migration = subprocess.run(
         [*command, str(copy / "torch")], capture_output=True, text=True, check=False
     )
@@ -347,5 +353,6 @@ if __name__ == "__main__":
         metavar="WORK_DIR",
     )
     parser.add_argument("--wording", default="pytorch-2", metavar="SET")
+    parser.add_argument("--alerts-from", action="append", default=[], metavar="SOURCE")
     arguments = parser.parse_args()
-    sys.exit(main(arguments.work, arguments.wording))
+    sys.exit(main(arguments.work, arguments.wording, arguments.alerts_from))

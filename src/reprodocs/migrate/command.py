@@ -16,6 +16,7 @@ from typing import TextIO
 from reprodocs.base.files import remove_stale_temporaries
 from reprodocs.base.i18n import __
 from reprodocs.migrate import report
+from reprodocs.migrate.alerts import Alerts, add_alerts, read_alerts
 from reprodocs.migrate.docstrings import Docstring, docstrings, may_document
 from reprodocs.migrate.matching import ListsOutcome, match_lists
 from reprodocs.migrate.model import FoundNote, HandKeptList, Migration, Notice, ParseError, Plan
@@ -78,12 +79,30 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
             )
         ),
     )
+    command.add_argument(
+        "--alerts-from",
+        action="append",
+        default=[],
+        metavar="SOURCE",
+        help=str(
+            __(
+                "read the alerts the sources at SOURCE (a file or a directory; the option "
+                "may be given more than once) raise and their tests expect, as check-alerts "
+                "reads them, and write each item's where they tie it unambiguously (:alert:)"
+            )
+        ),
+    )
     command.set_defaults(run=from_arguments)
 
 
 def from_arguments(arguments: argparse.Namespace) -> int:
     """:func:`run`, as the command line asks; its exit status."""
-    return run(arguments.paths, write=arguments.write, wording=arguments.wording)
+    return run(
+        arguments.paths,
+        write=arguments.write,
+        wording=arguments.wording,
+        alerts_from=arguments.alerts_from,
+    )
 
 
 @dataclass
@@ -105,11 +124,13 @@ def run(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
     wording: str = DEFAULT_WORDING,
+    alerts_from: Iterable[str] = (),
 ) -> int:
     """Migrate the files at *paths*: print a unified diff of each change, or
     with *write* make it; report what is left as is and every file that cannot
     be read, parsed or written, on *stderr*, and go on. *wording* is the
-    site's wording set (its ``reprodocs_wording``).
+    site's wording set (its ``reprodocs_wording``); the sources at
+    *alerts_from* tie the alerts written (:mod:`~reprodocs.migrate.alerts`).
 
     Every file is read first, so that the items of the lists can be matched
     to notes in any file (:func:`match_lists`); the lists' report follows
@@ -124,10 +145,11 @@ def run(
     paths = list(paths)
     found = _read_all(paths, settings, write)
     files = [file for file in found if isinstance(file, _File)]
-    lists = _Lists(files, paths)
+    alerts = _alerts(list(alerts_from), stderr or sys.stderr)
+    lists = _Lists(files, paths, alerts)
     found += _files_given_entries(lists, files, settings)
     said, moved = _migrate_all(found, settings, write, lists)
-    messages = []
+    messages = [report.source_not_read(error) for error in alerts.errors] if alerts else []
     for index, file in enumerate(found):
         messages += said[index]
         if isinstance(file, _File):
@@ -160,9 +182,12 @@ def _migrate_all(
     return said, moved
 
 
-def survey(paths: Iterable[str], wording: str = DEFAULT_WORDING) -> ListsOutcome:
+def survey(
+    paths: Iterable[str], wording: str = DEFAULT_WORDING, alerts_from: Iterable[str] = ()
+) -> ListsOutcome:
     """The lists' migration of the files at *paths*, decided and not made
-    (files that cannot be read or parsed are passed over)."""
+    (files that cannot be read or parsed are passed over), with the alerts
+    the sources at *alerts_from* tie."""
     paths = list(paths)
     migrations = []
     for source in source_files(paths):
@@ -174,7 +199,15 @@ def survey(paths: Iterable[str], wording: str = DEFAULT_WORDING) -> ListsOutcome
             continue
     notes, lists, list_directives = _found(migrations)
     docstrings = _docstrings(paths, lists)
-    return match_lists(notes, lists, list_directives, docstrings=docstrings)
+    outcome = match_lists(notes, lists, list_directives, docstrings=docstrings)
+    if alerts := _alerts(list(alerts_from), sys.stderr):
+        add_alerts(outcome, notes, alerts)
+    return outcome
+
+
+def _alerts(paths: list[str], progress: TextIO) -> Alerts | None:
+    """What the sources at *paths* raise and their tests expect; None without any."""
+    return read_alerts(paths, progress) if paths else None
 
 
 def _docstrings(paths: list[str], lists: Iterable[HandKeptList]) -> dict[str, Docstring]:
@@ -271,17 +304,21 @@ class _Lists:
     """The lists' matching over the files of a run, decided again whenever a
     note's options turn out not to be written."""
 
-    def __init__(self, files: list[_File], paths: list[str]) -> None:
+    def __init__(self, files: list[_File], paths: list[str], alerts: Alerts | None) -> None:
         self.notes, self.lists, self.list_directives = _found(file.migration for file in files)
         self.docstrings = _docstrings(paths, self.lists)
+        self.alerts = alerts
         #: The places (file, line) whose options or entries could not be written.
         self.unwritten: set[tuple[Path, int]] = set()
         self.outcome = self._match()
 
     def _match(self) -> ListsOutcome:
-        return match_lists(
+        outcome = match_lists(
             self.notes, self.lists, self.list_directives, self.unwritten, self.docstrings
         )
+        if self.alerts is not None:
+            add_alerts(outcome, self.notes, self.alerts)
+        return outcome
 
     def plan(self, path: Path) -> Plan | None:
         """The plan for a file; None where it changes nothing."""

@@ -24,6 +24,7 @@ from reprodocs.migrate.model import (
     HandKeptList,
     Listing,
     ListItem,
+    Options,
     Plan,
 )
 from reprodocs.migrate.names import kin, names_match
@@ -73,6 +74,8 @@ class ListsOutcome:
     kept: list[tuple[ListItem, HandKeptList]] = field(default_factory=list)
     unlisted: list[FoundNote] = field(default_factory=list)
     reports: list[Report] = field(default_factory=list)
+    #: The options planned for each item's note or entry, by the item's ``id``.
+    options_of: dict[int, Options] = field(default_factory=dict)
 
     def plan(self, path: Path) -> Plan:
         return self.plans.setdefault(path, Plan())
@@ -246,9 +249,10 @@ def _plan_entry(
     ):
         outcome.plan(docstring.path).entries.setdefault(docstring.line, []).append(options)
         outcome.entries.append((item, docstring))
-        return
-    outcome.plan(found.path).item_entries[item.line] = options
-    outcome.entries.append((item, None))
+    else:
+        outcome.plan(found.path).item_entries[item.line] = options
+        outcome.entries.append((item, None))
+    outcome.options_of[id(item)] = options
 
 
 def _plan_options(outcome: ListsOutcome, notes: list[FoundNote], assigned: _Assigned) -> None:
@@ -266,6 +270,9 @@ def _plan_options(outcome: ListsOutcome, notes: list[FoundNote], assigned: _Assi
         if alias and alias not in operations and alias not in note.options.get(ALIASES_OPTION, ""):
             options.append((ALIASES_OPTION, alias))
         outcome.plan(note.path).options[note.line] = options
+        for item, matched in outcome.matched:
+            if matched is note:
+                outcome.options_of[id(item)] = options
 
 
 def _plan_list(outcome: ListsOutcome, found: HandKeptList) -> None:

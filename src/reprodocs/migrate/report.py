@@ -67,6 +67,11 @@ def cannot_migrate(location: object, reason: object) -> Message:
     return Message(__("%s: cannot migrate it: %s") % (location, reason) + "\n", FILE_ERROR)
 
 
+def source_not_read(said: str) -> Message:
+    """A source of ``--alerts-from`` that could not be read (*said*: which, and why)."""
+    return Message(f"{said}\n", FILE_ERROR)
+
+
 def not_followed(path: Path, target: str) -> Message:
     return Message(__("%s: not followed: a symbolic link to %s") % (path, target) + "\n")
 
