@@ -392,7 +392,7 @@ def _why_kept(item: ListItem, notes: list[FoundNote], assigned: _Assigned) -> st
     if not item.operation:
         return f"{item.problem}: {item.text}: {kept}"
     if item.condition is None:
-        return __("%s: %s: %s") % (item.operation, item.problem, kept)
+        return f"{item.operation}: {item.problem}: {kept}"
     free = [n for n in notes if fits(n, _words(item)) and _effective(n, assigned) is None]
     message = __("%s has several notes that fit its condition equally (%s): %s")
     return message % (item.operation, _directives(free), kept)
