@@ -7,6 +7,7 @@ nondeterministically ..."). Pure: the command reads the files."""
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import re
 import tokenize
@@ -55,8 +56,20 @@ class Docstring:
 
 def may_document(text: str, short_names: Collection[str]) -> bool:
     """*text* may hold the docstring of an operation whose last name is in
-    *short_names* (a file without any is not parsed)."""
-    return any(name in text for name in short_names)
+    *short_names*: it defines it (``class``, ``def``), gives it a docstring
+    (``add_docstr(torch.histc,``, ``add_docstr_all("put_",``, ``histc.__doc__``)
+    or binds it (``histc = _add_docstr(``). A file without any is not parsed."""
+    present = tuple(sorted(name for name in short_names if name in text))
+    return bool(present) and _documenting(present).search(text) is not None
+
+
+@functools.lru_cache(maxsize=256)
+def _documenting(short_names: tuple[str, ...]) -> re.Pattern[str]:
+    names = "|".join(map(re.escape, short_names))
+    return re.compile(
+        rf"(?:class|def)\s+(?:{names})\b|[\"'](?:{names})[\"']|\.(?:{names})\s*[,)]"
+        rf"|\b(?:{names})(?:\.__doc__\s*=|\s*=\s*\w*add_docstr)"
+    )
 
 
 def docstrings(
@@ -69,28 +82,25 @@ def docstrings(
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return []
-    strings = {
-        (node.lineno, node.col_offset): node
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Constant) and isinstance(node.value, str)
-    }
-    formatted = _formatted_strings(tree)
-    expressions = {
-        (node.lineno, node.col_offset, node.end_lineno, node.end_col_offset): node
-        for node in ast.walk(tree)
-        if isinstance(node, ast.expr)
-    }
+    owners = [
+        (owner, named)
+        for owner in docstring_owners(tree, module, package)
+        if (named := [n for n in owner.names if any(names_match(op, n) for op in operations)])
+    ]
+    if not owners:
+        return []
+    strings, expressions, formatted = _string_nodes(tree)
+    lines = _LINES.split(text)
     found = []
-    for owner in docstring_owners(tree, module, package):
-        named = [name for name in owner.names if any(names_match(op, name) for op in operations)]
+    for owner, named in owners:
         first = strings.get(owner.start)
         last = _last_string(expressions.get((*owner.start, *owner.end)))
-        if not named or first is None:
+        if first is None:
             continue
         value = str(first.value)
         # Literals written one after the other are one string: its last
         # literal is where its text ends.
-        pieces = _literals(ast.get_source_segment(text, last) or "") if last else []
+        pieces = _literals(_segment(lines, last)) if last else []
         offset, literal = pieces[-1] if pieces and last else (0, "")
         found.append(
             Docstring(
@@ -118,6 +128,22 @@ def _last_string(expression: ast.expr | None) -> ast.Constant | None:
     if isinstance(expression, ast.BinOp) and isinstance(expression.op, ast.Add):
         return _last_string(expression.right)
     return None
+
+
+#: Where Python's lines end (not at a form feed, as str.splitlines would).
+_LINES = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
+
+
+def _segment(lines: list[str], node: ast.expr) -> str:
+    """*node*'s source, from the file's *lines* (as ast.get_source_segment
+    gives it, without splitting the file again for each node; its columns
+    count UTF-8 bytes)."""
+    end_line, end_column = node.end_lineno or node.lineno, node.end_col_offset or 0
+    first = lines[node.lineno - 1].encode()
+    if end_line == node.lineno:
+        return first[node.col_offset : end_column].decode()
+    last = lines[end_line - 1].encode()[:end_column].decode()
+    return first[node.col_offset :].decode() + "".join(lines[node.lineno : end_line - 1]) + last
 
 
 def _literals(source: str) -> list[tuple[int, str]]:
@@ -166,18 +192,30 @@ def _takes_entries(literal: str) -> bool:
     return "\n" in value and bool(text) and not text[-1].rstrip().endswith("::")
 
 
-def _formatted_strings(tree: ast.Module) -> set[int]:
-    """The strings formatted where they are written (``r\"""...\""".format()``,
-    ``\"""...\""" % ...``), by ``id``: braces or percent signs in them are
-    not text."""
-    found = set()
+_Position = tuple[int, int]
+
+
+def _string_nodes(
+    tree: ast.Module,
+) -> tuple[dict[_Position, ast.Constant], dict[tuple[int, ...], ast.expr], set[int]]:
+    """In one walk of *tree*: its strings by where they start, its
+    expressions by where they start and end, and the strings formatted where
+    they are written (``r\"""...\""".format()``, ``\"""...\""" % ...``), by
+    ``id``: braces or percent signs in them are not text."""
+    strings: dict[_Position, ast.Constant] = {}
+    expressions: dict[tuple[int, ...], ast.expr] = {}
+    formatted = set()
     for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr == "format"
-        ):
-            found.add(id(node.func.value))
+        if not isinstance(node, ast.expr):
+            continue
+        expressions[
+            node.lineno, node.col_offset, node.end_lineno or 0, node.end_col_offset or 0
+        ] = node
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            strings[node.lineno, node.col_offset] = node
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr == "format":
+                formatted.add(id(node.func.value))
         elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
-            found.add(id(node.left))
-    return found
+            formatted.add(id(node.left))
+    return strings, expressions, formatted
