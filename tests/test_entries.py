@@ -204,6 +204,24 @@ def test_editing_the_registry_file_rewrites_the_lists_only(make_app, entries_pro
             ["ops.html#torch.Tensor.resize_"], []) in list_items(app, 1)  # fmt: skip
 
 
+def test_editing_an_entry_s_condition_rewrites_its_page_and_the_lists_only(
+    make_app, entries_project
+):
+    ops = entries_project / "ops.rst"
+    edited = ops.read_text().replace(
+        ":when: called on a CPU or CUDA tensor", ":when: called on a CPU, CUDA or XPU tensor"
+    )
+    assert edited != ops.read_text()
+    rewritten = rebuilt(make_app, entries_project, lambda: ops.write_text(edited))
+    # The page the entry stands on (read again; it renders nothing of it),
+    # the lists' page and its toctree parent (and genindex and search).
+    assert rewritten - {"genindex.html", "search.html"} == {"ops.html", "lists.html", "index.html"}
+    app = make_app("html", srcdir=entries_project)
+    words = [text for text, _, _ in list_items(app, 0)]
+    assert "torch.Tensor.index_copy() when called on a CPU, CUDA or XPU tensor" in words
+    assert "torch.Tensor.index_copy() when called on a CPU or CUDA tensor" not in words
+
+
 def test_w_fails_on_a_bad_entry(entries_project, tmp_path):
     (entries_project / "registry.toml").write_text("[[entry]]\nop = ''\n", encoding="utf-8")
     arguments = ["-q", "-b", "html", str(entries_project)]
