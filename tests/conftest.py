@@ -22,7 +22,8 @@ from sphinx.cmd.build import build_main
 from sphinx.jinja2glue import BuiltinTemplateLoader
 from sphinx.testing.util import SphinxTestApp
 
-from reprodocs.notes.nondeterministic_ops import JSON_NAME, JSON_SCHEMA
+from reprodocs.base.vocabulary import JSON_NAME
+from reprodocs.notes.nondeterministic_ops import JSON_SCHEMA
 
 pytest_plugins = ["sphinx.testing.fixtures"]
 

@@ -37,6 +37,10 @@ ENTRY_DIRECTIVE = "nondeterministic-entry"
 #: The directive generating the table and the lists from the registry.
 LIST_DIRECTIVE = "nondeterministic-ops"
 
+#: The file a build exports the registry to, in its HTML output folder,
+#: and check-alerts reads.
+JSON_NAME = "nondeterministic.json"
+
 #: The values of ``:pass:``.
 PASSES = ("forward", "backward", "both")
 

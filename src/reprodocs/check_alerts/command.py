@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from reprodocs.base.i18n import __
+from reprodocs.base.vocabulary import JSON_NAME
 from reprodocs.check_alerts.compare import Ignore, Located, compare
 from reprodocs.check_alerts.registry import RegistryError, read_registry
 from reprodocs.check_alerts.report import FORMATS, REPORTS, Counts
@@ -103,9 +104,7 @@ def run(arguments: argparse.Namespace) -> int:
     try:
         rules = read_rules(arguments.config or nearest_pyproject(Path.cwd()))
         registry = arguments.registry
-        entries = read_registry(
-            registry / "nondeterministic.json" if registry.is_dir() else registry
-        )
+        entries = read_registry(registry / JSON_NAME if registry.is_dir() else registry)
     except (ConfigError, RegistryError) as error:
         print(error, file=sys.stderr)
         return 2

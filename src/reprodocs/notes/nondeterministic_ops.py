@@ -28,7 +28,7 @@ from reprodocs.base import written
 from reprodocs.base.files import replace_file
 from reprodocs.base.report import checked_setting
 from reprodocs.base.state import build_state
-from reprodocs.base.vocabulary import ANY_BACKEND, FORMATS, SEPARATOR
+from reprodocs.base.vocabulary import ANY_BACKEND, FORMATS, JSON_NAME, SEPARATOR
 from reprodocs.notes.conditions import shown
 from reprodocs.notes.domain import notes_domain, python_objects
 from reprodocs.notes.options import LIST_OPTION_SPEC
@@ -42,9 +42,7 @@ if TYPE_CHECKING:
 
     from reprodocs.notes.domain import Note
 
-#: The file's name, at the root of HTML output.
-JSON_NAME = "nondeterministic.json"
-#: The version of its format, the ``version`` key; bumped on incompatible changes.
+#: The version of the registry's export (base.vocabulary.JSON_NAME)'s format, the ``version`` key; bumped on incompatible changes.
 JSON_VERSION = 3
 #: The JSON Schema of ``nondeterministic.json``, shipped with the package.
 JSON_SCHEMA = Path(__file__).with_name("nondeterministic.schema.json")
