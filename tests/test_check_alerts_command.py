@@ -181,6 +181,46 @@ def test_the_registry_in_an_html_output_directory(tree, capsys):
     assert check(capsys, "aten", "--registry", "html")[0] == 1
 
 
+def test_the_registry_of_a_docs_source_folder_is_built(tree, capsys):
+    # A docs source folder, built in a scratch folder to read its registry:
+    # torch.median's entry names the alert the kernel raises.
+    docs = tree / "docs"
+    docs.mkdir()
+    (docs / "conf.py").write_text('extensions = ["reprodocs"]\n', encoding="utf-8")
+    (docs / "index.rst").write_text(
+        "Ops\n===\n\n.. py:function:: torch.median(input)\n\n"
+        "   .. nondeterministic-entry::\n"
+        "      :deterministic-algorithms: raises\n"
+        "      :alert: median CUDA with indices output\n",
+        encoding="utf-8",
+    )
+    status, out, _ = check(capsys, "aten", "--registry", "docs", "--format", "json")
+    assert status == 1  # the other alerts are undocumented
+    report = json.loads(out)
+    assert report["counts"]["entries"] == 1
+    assert not [f for f in report["findings"] if "median CUDA" in (f["alert"] or "")]
+    assert not list(docs.glob("_build*")) and sorted(p.name for p in docs.iterdir()) == [
+        "conf.py",
+        "index.rst",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("conf", "error"),
+    [
+        ("extensions = []\n", "the docs built write no nondeterministic.json"),
+        ("raise ValueError('no')\n", "building the docs failed"),
+    ],
+)
+def test_a_docs_source_folder_without_a_registry_exits_2(tree, capsys, conf, error):
+    (tree / "docs").mkdir()
+    (tree / "docs" / "conf.py").write_text(conf, encoding="utf-8")
+    (tree / "docs" / "index.rst").write_text("Ops\n===\n", encoding="utf-8")
+    status, out, err = check(capsys, "aten", "--registry", "docs")
+    assert (status, out) == (2, "")
+    assert err.startswith("docs: ") and error in err
+
+
 def test_a_version_2_registry_names_no_alerts(tree, capsys):
     """Version 2 has no alerts: each entry is one without."""
     operations = [{k: v for k, v in op.items() if k != "alerts"} for op in OPERATIONS[:1]]

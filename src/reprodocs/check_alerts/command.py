@@ -19,9 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from reprodocs.base.i18n import __
-from reprodocs.base.vocabulary import JSON_NAME
 from reprodocs.check_alerts.compare import Ignore, Located, compare
-from reprodocs.check_alerts.registry import RegistryError, read_registry
+from reprodocs.check_alerts.registry import RegistryError, registry_at
 from reprodocs.check_alerts.report import FORMATS, REPORTS, Counts
 from reprodocs.check_alerts.scan import PYTHON_SUFFIXES, AlertCall, file_alert_calls
 from reprodocs.check_alerts.ties import Tie, file_ties
@@ -77,8 +76,13 @@ def add_command(commands: Any) -> None:
         "--registry",
         required=True,
         type=Path,
-        metavar="FILE",
-        help=str(__("nondeterministic.json, or the HTML output directory holding it")),
+        metavar="PATH",
+        help=str(
+            __(
+                "nondeterministic.json, the HTML output directory holding it, or a docs "
+                "source directory (with conf.py), which is built to read it"
+            )
+        ),
     )
     parser.add_argument(
         "--format",
@@ -103,8 +107,7 @@ def add_command(commands: Any) -> None:
 def run(arguments: argparse.Namespace) -> int:
     try:
         rules = read_rules(arguments.config or nearest_pyproject(Path.cwd()))
-        registry = arguments.registry
-        entries = read_registry(registry / JSON_NAME if registry.is_dir() else registry)
+        entries = registry_at(arguments.registry)
     except (ConfigError, RegistryError) as error:
         print(error, file=sys.stderr)
         return 2

@@ -5,14 +5,15 @@ deterministic mode does to it and the alerts it names (``:alert:``)."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import tempfile
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any
 
 from reprodocs.base.i18n import __
-from reprodocs.base.vocabulary import DETERMINISTIC, RAISES
-
-if TYPE_CHECKING:
-    from pathlib import Path
+from reprodocs.base.vocabulary import DETERMINISTIC, JSON_NAME, RAISES
 
 #: The versions of nondeterministic.json read; version 2 names no alerts.
 VERSIONS = (2, 3)
@@ -39,6 +40,33 @@ class Entry:
     @property
     def deterministic(self) -> bool:
         return self.mode == DETERMINISTIC
+
+
+def registry_at(path: Path) -> list[Entry]:
+    """The entries of the registry *path* names: a ``nondeterministic.json``,
+    the HTML output folder holding one, or a docs source folder (with a
+    ``conf.py``), built for it; RegistryError if none can be read."""
+    if not path.is_dir():
+        return read_registry(path)
+    if (path / JSON_NAME).is_file() or not (path / "conf.py").is_file():
+        return read_registry(path / JSON_NAME)
+    with tempfile.TemporaryDirectory(prefix="reprodocs-registry-") as scratch:
+        output, doctrees = Path(scratch, "html"), Path(scratch, "doctrees")
+        # Its own process: conf.py and the extensions it loads run as in
+        # sphinx-build, and leave nothing in this one.
+        build = [sys.executable, "-m", "sphinx", "-q", "-b", "html", "-d", str(doctrees)]
+        built = subprocess.run(
+            [*build, str(path), str(output)], capture_output=True, text=True, check=False
+        )
+        if built.returncode != 0:
+            said = built.stderr.strip().splitlines()[-1:] or [str(built.returncode)]
+            raise RegistryError(__("%s: building the docs failed: %s") % (path, said[0]))
+        if not (output / JSON_NAME).is_file():
+            raise RegistryError(
+                __("%s: the docs built write no %s (is reprodocs in their extensions?)")
+                % (path, JSON_NAME)
+            )
+        return read_registry(output / JSON_NAME)
 
 
 def read_registry(path: Path) -> list[Entry]:
