@@ -181,6 +181,7 @@ def test_the_registry_in_an_html_output_directory(tree, capsys):
     assert check(capsys, "aten", "--registry", "html")[0] == 1
 
 
+@pytest.mark.slow  # a Sphinx build in a process of its own: on the full lines
 def test_the_registry_of_a_docs_source_folder_is_built(tree, capsys):
     # A docs source folder, built in a scratch folder to read its registry:
     # torch.median's entry names the alert the kernel raises.
@@ -205,6 +206,7 @@ def test_the_registry_of_a_docs_source_folder_is_built(tree, capsys):
     ]
 
 
+@pytest.mark.slow  # Sphinx builds in processes of their own: on the full lines
 @pytest.mark.parametrize(
     ("conf", "error"),
     [
