@@ -4,9 +4,10 @@
 
 PATH is a ``nondeterministic.json`` (or the HTML folder holding it), e.g.
 the registry a build of the docs migrated from torch 2.13.0 writes. The
-sources default to those gathered outside the repository (their origins
-in /work/pytorch-sources/MANIFEST.txt): pytorch's test and aten files,
-intel/torch-xpu-ops, and the installed torch 2.13.0 package.
+sources: a pytorch checkout's ``test`` and ``aten/src``, an out-of-tree
+backend (intel/torch-xpu-ops), and the installed torch package, the
+default. The run in docs/check-alerts.rst read the sources listed in
+bench/results/check-alerts-pytorch-sources.txt.
 
 It runs ``python -m reprodocs check-alerts SOURCE... --registry PATH
 --format json``, prints the findings grouped by kind and how long the
@@ -19,6 +20,7 @@ reprodocs installed, or with ``PYTHONPATH=src``.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import io
 import json
 import os
@@ -33,17 +35,25 @@ from reprodocs.check_alerts.compare import KINDS
 from reprodocs.check_alerts.registry import RegistryError, read_registry
 from reprodocs.check_alerts.suggest import suggest_alerts
 
-GATHERED = Path("/work/pytorch-sources")
-TORCH = Path("/work/venv-torch/lib/python3.11/site-packages/torch")
-DEFAULT_SOURCES = (GATHERED / "pytorch", GATHERED / "torch-xpu-ops", TORCH)
+
+def installed_torch() -> list[Path]:
+    """The installed torch package's folder, found without importing it; [] if none."""
+    spec = importlib.util.find_spec("torch")
+    return [Path(spec.origin).parent] if spec and spec.origin else []
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("sources", nargs="*", type=Path, default=list(DEFAULT_SOURCES))
+    parser.add_argument(
+        "sources",
+        nargs="*",
+        type=Path,
+        help="source files or folders (default: the installed torch package)",
+    )
     parser.add_argument("--registry", type=Path, help="nondeterministic.json, or its folder")
     parser.add_argument("--suggest", action="store_true", help="print each entry's suggestion")
     arguments = parser.parse_args(argv)
+    arguments.sources = arguments.sources or installed_torch()
     if arguments.registry is None:
         print(
             "check_alerts_pytorch: give --registry PATH (a nondeterministic.json)", file=sys.stderr
