@@ -138,8 +138,8 @@ MIGRATED_INIT = """\
            :backend: CUDA
            :pass: forward
            :deterministic-algorithms: raises
-           :when: called on a CUDA tensor
            :with: indices output
+           :when: called on a CUDA tensor
 
     Note that deterministic operations"""
 

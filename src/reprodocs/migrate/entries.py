@@ -6,7 +6,7 @@ options say what its item said (:func:`entry_options`)."""
 
 from __future__ import annotations
 
-from reprodocs.base.vocabulary import ANY_BACKEND, ENTRY_DIRECTIVE, ENTRY_OPTIONS, SEPARATOR
+from reprodocs.base.vocabulary import ANY_BACKEND, ENTRY_DIRECTIVE, SEPARATOR
 from reprodocs.migrate.conditions import devices_named, pass_named
 from reprodocs.migrate.docstrings import Docstring
 from reprodocs.migrate.model import (
@@ -26,10 +26,11 @@ def entry_options(
     operation: str = "",
     alerts: tuple[str, ...] = (),
 ) -> Options:
-    """The options of the entry saying *listing*, in the vocabulary's order:
-    ``:op:`` *operation* (if given), the backend its condition names (else its note in prose's,
-    else ``any``), the pass it is about (else its note in prose's, else
-    ``both``), what the list says and the *alerts*."""
+    """The options of the entry saying *listing*: ``:op:`` *operation* (if
+    given), the backend its condition names (else its note in prose's, else
+    ``any``), the pass it is about (else its note in prose's, else
+    ``both``), what the list says, in the order its item says it ("with …
+    when …"), and the *alerts*."""
     condition = f"{listing.with_words} {listing.when}"
     prose = docstring.prose_note if docstring else None
     backend = f"{SEPARATOR} ".join(devices_named(condition))
@@ -37,14 +38,13 @@ def entry_options(
     if prose is not None:
         backend = backend or prose.backend
         affected_pass = affected_pass or ("backward" if prose.backward else None)
-    options = [
+    return [
         *([(OP_OPTION, operation)] if operation else []),
         (BACKEND_OPTION, backend or ANY_BACKEND),
         (PASS_OPTION, affected_pass or "both"),
         *listing.options(),
         *([(ALERT_OPTION, f"{SEPARATOR} ".join(alerts))] if alerts else []),
     ]
-    return sorted(options, key=lambda option: ENTRY_OPTIONS.index(option[0]))
 
 
 def entry_lines(indent: str, options: Options) -> list[str]:

@@ -102,7 +102,7 @@ class Listing:
         )
 
     def options(self) -> list[tuple[str, str]]:
-        """The options saying it, in the vocabulary's order."""
+        """The options saying it, in the order its item says it ("with … when …")."""
         options = [(ALGORITHMS_OPTION, self.kind)]
         if self.listed_as:
             options.append((LISTED_AS_OPTION, self.listed_as))
