@@ -315,9 +315,9 @@ def _report_items(
 
 def _list_summary(outcome: ListsOutcome, found: HandKeptList) -> Report:
     name = list_name(found.kind)
-    mine = [item for item in found.items]
-    noted = sum(1 for item, _ in outcome.matched if item in mine)
-    entries = sum(1 for item, _ in outcome.entries if item in mine)
+    mine = {id(item) for item in found.items}
+    noted = sum(id(item) in mine for item, _ in outcome.matched)
+    entries = sum(id(item) in mine for item, _ in outcome.entries)
     kept = len(found.items) - noted - entries
     if found.line in outcome.plan(found.path).kept:
         summary = __("%s: items from notes: %d, from entries added: %d, kept by hand: %d (of %d)")
