@@ -34,6 +34,11 @@ NOTE_DIRECTIVES = {
 #: stands: listed, tabled, exported and checked like a note.
 ENTRY_DIRECTIVE = "nondeterministic-entry"
 
+#: Every directive recording an entry of the registry, with its backend and
+#: pass unless its options say otherwise: the notes', and the entry that
+#: renders nothing, whose are the general note's (as a registry file's are).
+ENTRY_DIRECTIVES = {**NOTE_DIRECTIVES, ENTRY_DIRECTIVE: NOTE_DIRECTIVES[NOTE_DIRECTIVE]}
+
 #: The directive generating the table and the lists from the registry.
 LIST_DIRECTIVE = "nondeterministic-ops"
 

@@ -10,11 +10,10 @@ import re
 
 from reprodocs.base.vocabulary import (
     DETERMINISTIC_ALGORITHMS,
-    ENTRY_DIRECTIVE,
+    ENTRY_DIRECTIVES,
     LIST_DIRECTIVE,
-    NOTE_DIRECTIVES,
+    note_options,
 )
-from reprodocs.base.vocabulary import NOTE_DIRECTIVE as GENERAL_NOTE
 from reprodocs.migrate.model import (
     ALGORITHMS_OPTION,
     BACKEND_OPTION,
@@ -24,19 +23,14 @@ from reprodocs.migrate.model import (
 )
 from reprodocs.migrate.text import Lines, ListDirectiveSeen, Rewriting, indent_of, option_lines
 
-#: The directives recording an entry, and their backend and pass unless
-#: their options say otherwise (an entry's are the general note's).
-_ENTRY_DIRECTIVES = {**NOTE_DIRECTIVES, ENTRY_DIRECTIVE: NOTE_DIRECTIVES[GENERAL_NOTE]}
-#: The directives whose options may say the backend and pass.
-_GENERAL = (GENERAL_NOTE, ENTRY_DIRECTIVE)
-_NOTE_DIRECTIVE = re.compile(r"\.\.\s+(" + "|".join(_ENTRY_DIRECTIVES) + r")::(?:\s|$)")
+_NOTE_DIRECTIVE = re.compile(r"\.\.\s+(" + "|".join(ENTRY_DIRECTIVES) + r")::(?:\s|$)")
 _LIST_DIRECTIVE = re.compile(r"\.\.\s+" + LIST_DIRECTIVE + r"::\s*$")
 _OPTION = re.compile(r":([\w-]+):(?:\s+(.*))?$")
 
 
 def marked(text: str) -> bool:
     """*text* names a note or list directive (or is not worth reading for them)."""
-    return any(f"{name}::" in text for name in (*_ENTRY_DIRECTIVES, LIST_DIRECTIVE))
+    return any(f"{name}::" in text for name in (*ENTRY_DIRECTIVES, LIST_DIRECTIVE))
 
 
 def directive_options(lines: Lines, i: int) -> tuple[dict[str, str], int, str]:
@@ -69,8 +63,8 @@ def note_directive(rewriting: Rewriting, i: int) -> int | None:
         return None
     directive = match[1]
     options, last, indent = directive_options(lines, i)
-    backend, affected_pass = _ENTRY_DIRECTIVES[directive]
-    if directive in _GENERAL:
+    backend, affected_pass = ENTRY_DIRECTIVES[directive]
+    if BACKEND_OPTION in note_options(directive):  # not fixed by a preset
         backend = options.get(BACKEND_OPTION) or backend
         affected_pass = (options.get(PASS_OPTION) or affected_pass).lower()
     operations = (options[OP_OPTION],) if options.get(OP_OPTION) else rewriting.scopes.operations()

@@ -15,8 +15,8 @@ from reprodocs.base.vocabulary import (
     CUDA_DETERMINISTIC_BACKWARD,
     CUDNN_DETERMINISTIC,
     ENTRY_DIRECTIVE,
+    ENTRY_DIRECTIVES,
     NOTE_DIRECTIVE,
-    NOTE_DIRECTIVES,
     Preset,
 )
 from reprodocs.notes.conditions import MARK
@@ -51,7 +51,7 @@ class NondeterministicDirective(SphinxDirective):
     @property
     def preset(self) -> Preset:
         """The backend and pass where no option gives them (the presets fix them)."""
-        return NOTE_DIRECTIVES[self.directive_name]
+        return ENTRY_DIRECTIVES[self.directive_name]
 
     def run(self) -> list[nodes.Node]:
         note, recorded, options = self.recorded_note()
@@ -267,11 +267,6 @@ class NondeterministicEntry(NondeterministicDirective):
     directive_name: ClassVar[str] = ENTRY_DIRECTIVE
     option_spec: ClassVar[OptionSpec] = note_option_spec(ENTRY_DIRECTIVE)
     renders: ClassVar[bool] = False
-
-    @property
-    def preset(self) -> Preset:
-        """The general directive's backend and pass."""
-        return NOTE_DIRECTIVES[NOTE_DIRECTIVE]
 
     def run(self) -> list[nodes.Node]:
         self.recorded_note()

@@ -25,9 +25,8 @@ from reprodocs.base.i18n import __
 from reprodocs.base.report import checked_setting, warn
 from reprodocs.base.vocabulary import (
     ENTRY_DIRECTIVE,
+    ENTRY_DIRECTIVES,
     ENTRY_OPTIONS,
-    NOTE_DIRECTIVE,
-    NOTE_DIRECTIVES,
     SEPARATOR,
     SEVERAL_VALUES,
 )
@@ -156,7 +155,7 @@ def load_registry_file(app: Sphinx) -> None:
     found = read_registry_file(path)
     for line, problem in found.problems:
         warn("registry_file", "%s", problem, location=f"{path}:{line}" if line else str(path))
-    default = NOTE_DIRECTIVES[NOTE_DIRECTIVE]
+    default = ENTRY_DIRECTIVES[ENTRY_DIRECTIVE]
     for entry in found.entries:
         options = entry.options
         entries.append(
