@@ -78,17 +78,12 @@ def test_header_menu_that_differs_is_the_theme_s(make_app, rootdir, tmp_path, th
     assert_same(with_extension, without)
 
 
-def test_a_project_s_own_header_menu_is_its_own(make_app, rootdir, tmp_path, theme):
-    """A project's own navbar-nav.html that reads what a key does not hold
-    (here, the page's name) is rendered as the theme renders it; the log
-    says why, once."""
+def with_own_header_menu(make_app, rootdir, tmp_path, template: str):
+    """The pages of a project with its own ``navbar-nav.html`` (*template*),
+    built with the extension (its app, and pages) and without it (pages)."""
     templates = tmp_path / "templates"
     templates.mkdir()
-    (templates / "navbar-nav.html").write_text(
-        '<nav><a href="{{ pathto(pagename) }}">{{ pagename }}</a>'
-        "{% for item in hierarchical_header_nav %}{{ item.title }}{% endfor %}</nav>",
-        encoding="utf-8",
-    )
+    (templates / "navbar-nav.html").write_text(template, encoding="utf-8")
     settings = theme_settings()
     settings["templates_path"] = [str(templates), *settings["templates_path"]]
     srcdir = rootdir / ROOT
@@ -99,6 +94,20 @@ def test_a_project_s_own_header_menu_is_its_own(make_app, rootdir, tmp_path, the
         tmp_path / "with",
         "html",
         {**settings, "extensions": [*settings["extensions"], "reprodocs.navigation"]},
+    )
+    return app, with_extension, without
+
+
+def test_a_project_s_own_header_menu_is_its_own(make_app, rootdir, tmp_path, theme):
+    """A project's own navbar-nav.html that reads what a key does not hold
+    (here, the page's name) is rendered as the theme renders it; the log
+    says why, once."""
+    app, with_extension, without = with_own_header_menu(
+        make_app,
+        rootdir,
+        tmp_path,
+        '<nav><a href="{{ pathto(pagename) }}">{{ pagename }}</a>'
+        "{% for item in hierarchical_header_nav %}{{ item.title }}{% endfor %}</nav>",
     )
     log = app.status.getvalue()
     assert log.count("the header menu navbar-nav.html reads pagename") == 1
@@ -131,24 +140,13 @@ def test_headers_written_by_parallel_processes_are_the_theme_s(make_app, rootdir
 def test_a_header_menu_asking_pathto_for_more_is_the_theme_s(make_app, rootdir, tmp_path, theme):
     """A ``navbar-nav.html`` that asks ``pathto`` for a resource, not a
     page's link, is the theme's own on every page; the log says so once."""
-    templates = tmp_path / "templates"
-    templates.mkdir()
-    (templates / "navbar-nav.html").write_text(
+    app, with_extension, without = with_own_header_menu(
+        make_app,
+        rootdir,
+        tmp_path,
         '<nav><img src="{{ pathto("_static/logo.png", 1) }}" alt="">'
         "{% for item in hierarchical_header_nav %}"
         '<a href="{{ pathto(item.url) }}">{{ item.title }}</a>{% endfor %}</nav>',
-        encoding="utf-8",
-    )
-    settings = theme_settings()
-    settings["templates_path"] = [str(templates), *settings["templates_path"]]
-    srcdir = rootdir / ROOT
-    _, without = build(make_app, srcdir, tmp_path / "without", "html", settings)
-    app, with_extension = build(
-        make_app,
-        srcdir,
-        tmp_path / "with",
-        "html",
-        {**settings, "extensions": [*settings["extensions"], "reprodocs.navigation"]},
     )
     assert app.status.getvalue().count("asks pathto for more than a page's link") == 1
     assert b'src="../_static/logo.png"' in with_extension["api/op_a.html"]
