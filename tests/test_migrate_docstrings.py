@@ -129,6 +129,17 @@ def test_strings_that_cannot_take_an_entry(tmp_path):
     assert by_name["torch.Tensor.put_"].formatted
 
 
+def test_a_sum_of_strings_formatted_whole_is_formatted(tmp_path):
+    # The last string of a sum that is formatted is formatted too.
+    source = (
+        "def histc():\n"
+        '    pass\n\n\nhistc.__doc__ = (r"""Histogram.\n\n"""\n'
+        '    + r"""\n{note}\n""") % notes\n'
+    )
+    (histc,) = found(source, "torch", ["torch.histc"], tmp_path).values()
+    assert (histc.line, histc.takes_entries, histc.formatted) == (8, True, True)
+
+
 def test_files_that_cannot_hold_the_docstring_are_not_parsed(tmp_path):
     assert may_document(POOLING, {"MaxUnpool1d"})
     assert not may_document(POOLING, {"bmm", "histc"})

@@ -14,6 +14,7 @@ import tokenize
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeGuard
 
 from reprodocs.migrate.names import names_match
 from reprodocs.migrate.owners import docstring_owners
@@ -89,15 +90,17 @@ def docstrings(
     ]
     if not owners:
         return []
-    strings, expressions, formatted = _string_nodes(tree)
+    expressions = _expressions(tree)
     lines = _LINES.split(text)
     found = []
     for owner, named in owners:
-        first = strings.get(owner.start)
-        last = _last_string(expressions.get((*owner.start, *owner.end)))
-        if first is None:
+        whole = expressions.get((*owner.start, *owner.end))
+        parts = _parts(whole) if whole else []
+        strings = [part for part, _ in parts if _is_string(part)]
+        if not strings:
             continue
-        value = str(first.value)
+        end, formatted = parts[-1]
+        last = end if _is_string(end) else None
         # Literals written one after the other are one string: its last
         # literal is where its text ends.
         pieces = _literals(_segment(lines, last)) if last else []
@@ -105,29 +108,38 @@ def docstrings(
         found.append(
             Docstring(
                 path,
-                (last.lineno if last else first.lineno) + offset,
+                (last or strings[0]).lineno + offset,
                 named[0],
-                prose_note(value, path, first.lineno),
+                next(
+                    filter(None, (prose_note(str(n.value), path, n.lineno) for n in strings)), None
+                ),
                 bool(literal) and _takes_entries(literal),
-                id(last) in formatted,
+                formatted,
             )
         )
     return found
 
 
-def _last_string(expression: ast.expr | None) -> ast.Constant | None:
-    """The string where the docstring *expression* ends: itself, the string
-    it formats (``.format()``, ``%``), or the last of a sum of strings; None
-    for any other expression."""
-    if isinstance(expression, ast.Constant):
-        return expression if isinstance(expression.value, str) else None
-    if isinstance(expression, ast.Call) and isinstance(expression.func, ast.Attribute):
-        return _last_string(expression.func.value) if expression.func.attr == "format" else None
+def _parts(expression: ast.expr, formatted: bool = False) -> list[tuple[ast.expr, bool]]:
+    """The parts a docstring *expression* joins, in order, each with whether
+    it is formatted on the way (``.format()``, ``%``: braces or percent
+    signs in it are then no text): its strings, and any other expression
+    (a name, a call) as it is."""
+    if (
+        isinstance(expression, ast.Call)
+        and isinstance(expression.func, ast.Attribute)
+        and expression.func.attr == "format"
+    ):
+        return _parts(expression.func.value, True)
     if isinstance(expression, ast.BinOp) and isinstance(expression.op, ast.Mod):
-        return _last_string(expression.left)
+        return _parts(expression.left, True)
     if isinstance(expression, ast.BinOp) and isinstance(expression.op, ast.Add):
-        return _last_string(expression.right)
-    return None
+        return _parts(expression.left, formatted) + _parts(expression.right, formatted)
+    return [(expression, formatted)]
+
+
+def _is_string(node: ast.expr | None) -> TypeGuard[ast.Constant]:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
 
 
 #: Where Python's lines end (not at a form feed, as str.splitlines would).
@@ -192,30 +204,10 @@ def _takes_entries(literal: str) -> bool:
     return "\n" in value and bool(text) and not text[-1].rstrip().endswith("::")
 
 
-_Position = tuple[int, int]
-
-
-def _string_nodes(
-    tree: ast.Module,
-) -> tuple[dict[_Position, ast.Constant], dict[tuple[int, ...], ast.expr], set[int]]:
-    """In one walk of *tree*: its strings by where they start, its
-    expressions by where they start and end, and the strings formatted where
-    they are written (``r\"""...\""".format()``, ``\"""...\""" % ...``), by
-    ``id``: braces or percent signs in them are not text."""
-    strings: dict[_Position, ast.Constant] = {}
-    expressions: dict[tuple[int, ...], ast.expr] = {}
-    formatted = set()
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.expr):
-            continue
-        expressions[
-            node.lineno, node.col_offset, node.end_lineno or 0, node.end_col_offset or 0
-        ] = node
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            strings[node.lineno, node.col_offset] = node
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            if node.func.attr == "format":
-                formatted.add(id(node.func.value))
-        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
-            formatted.add(id(node.left))
-    return strings, expressions, formatted
+def _expressions(tree: ast.Module) -> dict[tuple[int, ...], ast.expr]:
+    """*tree*'s expressions by where they start and end."""
+    return {
+        (node.lineno, node.col_offset, node.end_lineno or 0, node.end_col_offset or 0): node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.expr)
+    }
