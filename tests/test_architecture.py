@@ -169,6 +169,7 @@ def vocabulary_words() -> set[str]:
         *(f":{option}:" for option in {*vocabulary.COMMON_OPTIONS, *vocabulary.LIST_OPTIONS}),
         *(f":{option}:" for option in vocabulary.REGISTRY_OPTIONS),
         *(f":{option}:" for option in vocabulary.NOTE_ONLY_OPTIONS),
+        f":{vocabulary.RUNTIME_TEXT_OPTION}:",
     }
 
 

@@ -53,12 +53,13 @@ def warnings_of(app) -> list[str]:
 def test_the_lists_read_as_pytorch_s(build_entries):
     app = build_entries()
     assert warnings_of(app) == []
-    # In the table's order, by operation (index_add_ is listed as torch.index_add).
+    # Sorted by the name shown, not by the operation behind it (index_add_
+    # is listed as torch.index_add).
     assert list_items(app, 0) == [
-        ("torch.index_add() when called on CUDA tensor", ["ops.html#torch.index_add"], []),
         ("torch.Tensor.index_copy() when called on a CPU or CUDA tensor",
          ["ops.html#torch.Tensor.index_copy"], []),
         ("torch.Tensor.index_put() with accumulate=False", ["ops.html#torch.Tensor.index_put"], []),
+        ("torch.index_add() when called on CUDA tensor", ["ops.html#torch.index_add"], []),
     ]  # fmt: skip
     assert list_items(app, 1) == [
         ("torch.Tensor.resize_() when called with a quantized tensor",

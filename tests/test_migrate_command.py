@@ -64,24 +64,33 @@ def test_diff_mode_prints_a_unified_diff_and_changes_nothing(tree, capsys, monke
     ]
     # The site's wording is PyTorch 1.4's (the default --wording): each note
     # keeps the 2.x placeholder's words with :wording:.
+    # The placeholder stays as the note's :runtime-text:, what help() shows.
     assert added == [
         ".. cuda-deterministic::",
         "   :wording: pytorch-2",
+        "   :runtime-text: {forward_reproducibility_note}",
         ".. cuda-deterministic-backward::",
         "   :wording: pytorch-2",
+        "   :runtime-text: {backward_reproducibility_note}",
         ".. cudnn-deterministic::",
         "   :wording: pytorch-2",
+        "   :runtime-text: {cudnn_reproducibility_note}",
         "    .. cuda-deterministic-backward::",
         "       :wording: pytorch-2",
+        "       :runtime-text: {backward_reproducibility_note}",
         "    .. cudnn-deterministic::",
         "       :wording: pytorch-2",
+        "       :runtime-text: {cudnn_reproducibility_note}",
         "    .. cuda-deterministic-backward::",
         "       :wording: pytorch-2",
+        "       :runtime-text: {backward_reproducibility_note}",
         "    .. cuda-deterministic-backward::",
         "       :wording: pytorch-2",
+        "       :runtime-text: {backward_reproducibility_note}",
         "",
         "    .. cudnn-deterministic::",
         "       :wording: pytorch-2",
+        "       :runtime-text: {cudnn_reproducibility_note}",
     ]
 
 

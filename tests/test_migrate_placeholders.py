@@ -26,8 +26,10 @@ def test_write_mode_rewrites_the_2_x_placeholders(tree, capsys):
     See :class:`~torch.nn.CTCLoss` for details.
 
     .. cudnn-deterministic::
+       :runtime-text: {cudnn_reproducibility_note}
 
     .. cuda-deterministic-backward::
+       :runtime-text: {backward_reproducibility_note}
 
     Args:
 """
@@ -38,6 +40,7 @@ def test_write_mode_rewrites_the_2_x_placeholders(tree, capsys):
     r"""Compute grid sample.
 
     .. cuda-deterministic-backward::
+       :runtime-text: {backward_reproducibility_note}
 
     .. note::
         NaN values in :attr:`grid` would be interpreted as ``-1``.
@@ -51,6 +54,7 @@ def test_write_mode_rewrites_the_2_x_placeholders(tree, capsys):
         {depthwise_separable_note}
 
     .. cudnn-deterministic::
+       :runtime-text: {cudnn_reproducibility_note}
 
     Note:
         ``padding='valid'`` is the same as no padding.
@@ -152,8 +156,12 @@ def test_a_one_line_note_of_a_placeholder_becomes_the_directive(tmp_path, capsys
     status, _, err = run(capsys, "--write", str(source))
 
     lines = source.read_text().splitlines()
-    assert lines[3:5] == ["    .. cudnn-deterministic::", "       :wording: pytorch-2"]
-    assert lines[6] == "    .. note:: {backward_reproducibility_note}"
+    assert lines[3:6] == [
+        "    .. cudnn-deterministic::",
+        "       :wording: pytorch-2",
+        "       :runtime-text: {cudnn_reproducibility_note}",
+    ]
+    assert lines[7] == "    .. note:: {backward_reproducibility_note}"
     assert status == migrate.LEGACY_NOTES_REMAIN
     # The line the note left as is has in the file as written.
     assert err == (

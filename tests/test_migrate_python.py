@@ -47,6 +47,6 @@ def test_a_form_feed_is_not_a_line_break(tmp_path, capsys):
     )
     run(capsys, "--write", "--wording", "pytorch-2", str(source))
     assert (
-        source.read_text()
-        == '\x0c\ndef f():\n    """Summary.\n\n    .. cudnn-deterministic::\n    """\n'
+        source.read_text() == '\x0c\ndef f():\n    """Summary.\n\n    .. cudnn-deterministic::\n'
+        '       :runtime-text: {cudnn_reproducibility_note}\n    """\n'
     )

@@ -88,7 +88,8 @@ def test_line_endings_encoding_and_permissions_are_kept(tmp_path, capsys):
     assert latin1.read_bytes() == (
         b"# -*- coding: latin-1 -*-\n"
         b'def f():\n    """R\xe9sum\xe9.\n\n    .. cuda-deterministic::\n'
-        b'       :wording: pytorch-2\n    """\n'
+        b"       :wording: pytorch-2\n"
+        b'       :runtime-text: {forward_reproducibility_note}\n    """\n'
     )
 
 
@@ -96,7 +97,8 @@ def test_line_endings_encoding_and_permissions_are_kept(tmp_path, capsys):
 NOTED = 'def f():\n    """Summary.\n\n    Note:\n        {backward_reproducibility_note}\n    """\n'
 MIGRATED = (
     'def f():\n    """Summary.\n\n    .. cuda-deterministic-backward::\n'
-    '       :wording: pytorch-2\n    """\n'
+    "       :wording: pytorch-2\n"
+    '       :runtime-text: {backward_reproducibility_note}\n    """\n'
 )
 
 

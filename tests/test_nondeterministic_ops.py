@@ -170,17 +170,18 @@ def test_operations_are_cross_references_of_their_kind(build_registry):
         )
     literal = ["docutils", "literal", "notranslate"]
     assert links == {
-        # py:function -> :func:, py:method -> :meth:, py:class -> :class:
+        # As PyTorch's lists write them: py:function and py:method -> :func:,
+        # py:class -> :class:
         "torch.histc()": ("../api.html#torch.histc", ["xref", "py", "py-func", *literal]),
         "torch.Tensor.put_()": (
             "../api.html#torch.Tensor.put_",
-            ["xref", "py", "py-meth", *literal],
+            ["xref", "py", "py-func", *literal],
         ),
         "torch.nn.Conv1d": ("../api.html#torch.nn.Conv1d", ["xref", "py", "py-class", *literal]),
         "torch.cumsum()": ("../markdown.html#torch.cumsum", ["xref", "py", "py-func", *literal]),
         "torch.Tensor.scatter_add_()": (
             "../api.html#torch.Tensor.scatter_add_",
-            ["xref", "py", "py-meth", *literal],
+            ["xref", "py", "py-func", *literal],
         ),
         "torch.bincount()": ("../api.html#torch.bincount", ["xref", "py", "py-func", *literal]),
         "torch.nn.functional.interpolate()": (

@@ -79,6 +79,10 @@ COMMON_OPTIONS = ("op", "alternative", "deterministic-algorithms", "when", "word
 #: its item beyond ``:when:``, and the alerts it raises.
 REGISTRY_OPTIONS = ("aliases", "listed-as", "with", "cases", "alert")
 
+#: The option of a note that renders its text: that text as ``help()``
+#: shows it (:mod:`reprodocs.base.runtime_text`), checked, not rendered.
+RUNTIME_TEXT_OPTION = "runtime-text"
+
 #: The options of an entry that renders nothing (``nondeterministic-entry``,
 #: and each entry of a registry file).
 ENTRY_OPTIONS = ("op", "backend", "pass", "deterministic-algorithms", "when", *REGISTRY_OPTIONS)
@@ -96,4 +100,4 @@ def note_options(directive: str) -> tuple[str, ...]:
     if directive == ENTRY_DIRECTIVE:
         return ENTRY_OPTIONS
     own = NOTE_ONLY_OPTIONS if directive == NOTE_DIRECTIVE else ()
-    return (*own, *COMMON_OPTIONS, *REGISTRY_OPTIONS)
+    return (*own, *COMMON_OPTIONS, *REGISTRY_OPTIONS, RUNTIME_TEXT_OPTION)

@@ -90,9 +90,20 @@ def list_directive(rewriting: Rewriting, i: int) -> int | None:
     if not _LIST_DIRECTIVE.match(lines.stripped(i)) or not lines.starts_block(i):
         return None
     options, last, _ = directive_options(lines, i)
+    last = content_end(lines, i, last)  # its items as help() shows them, kept
     kind = options.get(ALGORITHMS_OPTION, "").lower()
     if kind in DETERMINISTIC_ALGORITHMS:
         rewriting.found.list_directives += 1
         rewriting.list_directive = ListDirectiveSeen(i, last, lines.indents[i], kind)
     rewriting.out.keep(i, last)
     return last + 1
+
+
+def content_end(lines: Lines, i: int, last: int) -> int:
+    """The last line of the content of the directive on line *i* whose
+    options end on line *last* (*last* without content)."""
+    j = lines.next_non_blank(last + 1)
+    while j < len(lines) and j > last + 1 and lines.indents[j] > lines.indents[i]:
+        last = j
+        j = lines.next_non_blank(j + 1)
+    return last

@@ -65,12 +65,24 @@ def hand_kept_list(rewriting: Rewriting, i: int) -> int | None:
     if kept is None:  # no plan: as it is
         out.keep(i, end)
         return end + 1
-    new = [] if remainder else _directive(lines.leading(i), kind)
-    new += _kept_items(rewriting, [s for s in spans if rewriting.line_number(s[0]) in kept], new)
+    said = [s for s in spans if rewriting.line_number(s[0]) not in kept]
+    indent = lines.leading(i)
+    new: list[str] = []
+    if not remainder:
+        # The directive, its content the items it generates as help() shows
+        # them (its runtime text), as written: at the introduction's indent
+        # when the items are indented below it (so their lines are kept);
+        # else at theirs, the items indented under it.
+        if lines.indents[i] > lines.indents[begins]:
+            indent = lines.leading(begins)
+        new = _directive(indent, kind)
+        new += _item_lines(rewriting, said, new, _under(lines, i, indent))
+    kept_spans = [s for s in spans if rewriting.line_number(s[0]) in kept]
+    new += _item_lines(rewriting, kept_spans, new, indent)
     for start, _ in spans:  # the items whose entries take their place
         options = rewriting.plan.item_entries.get(rewriting.line_number(start))
         if options is not None:
-            new += [""] * bool(new) + entry_lines(lines.leading(i), options)
+            new += [""] * bool(new) + entry_lines(indent, options)
     if new:
         out.emit(new, end)
     else:  # a remainder whose items all have notes now: gone
@@ -87,17 +99,30 @@ def _directive(indent: str, kind: str) -> list[str]:
     ]
 
 
-def _kept_items(rewriting: Rewriting, spans: list[tuple[int, int]], before: list[str]) -> list[str]:
-    """The lines of the items a list keeps (by their first and last lines),
-    as written, after *before* (the directive, if any) and a blank line."""
+def _under(lines: Lines, i: int, indent: str) -> str:
+    """The indentation of items starting on line *i* under a directive at
+    *indent*: their own where it is deeper, else three spaces more."""
+    return lines.leading(i) if lines.indents[i] > len(indent) else indent + "   "
+
+
+def _item_lines(
+    rewriting: Rewriting, spans: list[tuple[int, int]], before: list[str], indent: str
+) -> list[str]:
+    """The lines of the items (by their first and last lines), as written
+    but indented at *indent*, after *before* (the directive, if any) and a
+    blank line."""
     lines, new = rewriting.lines, []
     for number, (start, stop) in enumerate(spans):
         if before and number == 0:
             new.append("")
         offset = len(before) + len(new)
+        shift = len(indent) - lines.indents[start]
         for j in range(start, stop + 1):
             rewriting.out.move(j, offset + j - start)
-        new += lines.contents[start : stop + 1]
+            line = lines.contents[j]
+            if shift and line.strip():
+                line = " " * (lines.indents[j] + shift) + line.lstrip()
+            new.append(line)
         if number + 1 < len(spans):  # the blank lines that followed it
             new += [""] * (lines.next_non_blank(stop + 1) - stop - 1)
     return new

@@ -3,8 +3,9 @@
 ``{cudnn_reproducibility_note}``. A note block (``Note:`` or ``.. note::``)
 whose whole body is the placeholder becomes the directive, which renders the
 note itself; a placeholder forming a paragraph of its own becomes the
-directive in place. The replacements hold no brace, so
-``.format(**reproducibility_notes, ...)`` calls keep working."""
+directive in place, the placeholder kept as its ``:runtime-text:`` (what
+``help()`` shows): ``.format(**reproducibility_notes, ...)`` fills it in at
+import, as before, and the build checks it against the note's wording."""
 
 from __future__ import annotations
 
@@ -62,7 +63,7 @@ def placeholder(rewriting: Rewriting, i: int) -> int | None:
             after = lines.next_non_blank(i + 1)
             alone = after == len(lines) or lines.indents[after] <= lines.indents[i]
         if match and alone:
-            return rewriting.write_note(i, i, PLACEHOLDERS[match[1]], PLACEHOLDER_WORDING)
+            return _write(rewriting, i, i, match[1])
     for name in names:
         rewriting.notice(i, __("left as is: {%s} is not a paragraph of its own") % name)
     return None
@@ -81,4 +82,12 @@ def _note_block(rewriting: Rewriting, i: int) -> int | None:
     after = lines.next_non_blank(body + 1)
     if not match or (after < len(lines) and lines.indents[after] > lines.indents[i]):
         return None
-    return rewriting.write_note(i, body, PLACEHOLDERS[match[1]], PLACEHOLDER_WORDING)
+    return _write(rewriting, i, body, match[1])
+
+
+def _write(rewriting: Rewriting, first: int, last: int, name: str) -> int:
+    """The note on lines *first* to *last*, whose body is the placeholder
+    *name*, written as its directive; the placeholder stays as its
+    ``:runtime-text:``, which ``.format(**reproducibility_notes)`` fills in at
+    import as before: ``help()`` shows the same sentence."""
+    return rewriting.write_note(first, last, PLACEHOLDERS[name], PLACEHOLDER_WORDING, f"{{{name}}}")

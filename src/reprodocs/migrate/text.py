@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from reprodocs.base.vocabulary import NOTE_DIRECTIVES
+from reprodocs.base.vocabulary import NOTE_DIRECTIVES, RUNTIME_TEXT_OPTION
 from reprodocs.migrate.model import WORDING_OPTION, FoundNote, Migration, Notice, Plan
 from reprodocs.migrate.owners import ObjectScopes
 from reprodocs.migrate.settings import Settings
@@ -199,13 +199,16 @@ class Rewriting:
         self.found.moved = self.out.moved
         return self.found
 
-    def write_note(self, first: int, last: int, directive: str, wording: str) -> int:
+    def write_note(
+        self, first: int, last: int, directive: str, wording: str, runtime_text: str = ""
+    ) -> int:
         """A legacy note, on lines *first* to *last*, rewritten as the note
         directive *directive* with the options the plan gives it, indented
         as *first*, set apart by a blank line from text before and after it
         (not from a less indented line above, whose body it is, nor from
         explicit markup beside it); the next line to read. The legacy note
-        had the words of the set *wording*."""
+        had the words of the set *wording*; *runtime_text*, what ``help()``
+        showed of it, is kept as its ``:runtime-text:``."""
         lines, out = self.lines, self.out
         backend, affected_pass = NOTE_DIRECTIVES[directive]
         note_line = self.line_number(first)
@@ -216,6 +219,8 @@ class Rewriting:
         options = list(self.plan.options.get(note_line, []))
         if wording != self.wording:
             options.append((WORDING_OPTION, wording))
+        if runtime_text:
+            options.append((RUNTIME_TEXT_OPTION, runtime_text))
         indent = lines.leading(first)
         if (
             out.ends_in_text()

@@ -28,6 +28,7 @@ from reprodocs.notes.registry_file import SETTING as REGISTRY_FILE
 from reprodocs.notes.registry_file import load_registry_file
 from reprodocs.notes.rendering import forget_wording
 from reprodocs.notes.rereading import reread_when_wording_changes
+from reprodocs.notes.runtime_text import check_runtime_texts
 from reprodocs.notes.wording import (
     DEFAULT_REPRODUCIBILITY_DOC,
     DEFAULT_SET,
@@ -81,6 +82,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value(REGISTRY_FILE, None, "", types=Any)
     app.connect("builder-inited", load_registry_file)
     app.connect("env-updated", publish)
+    # What help() shows (runtime text) against the registry, on every build
+    app.connect("env-updated", check_runtime_texts)
     app.add_post_transform(RenderIndex)
     app.connect("warn-missing-reference", reported_with_the_note)
     app.connect("build-finished", export_json)

@@ -17,6 +17,7 @@ from reprodocs.base.vocabulary import (
     ENTRY_DIRECTIVE,
     ENTRY_DIRECTIVES,
     NOTE_DIRECTIVE,
+    RUNTIME_TEXT_OPTION,
     Preset,
 )
 from reprodocs.notes.conditions import MARK
@@ -31,6 +32,7 @@ from reprodocs.notes.parsing import (
     written_at,
 )
 from reprodocs.notes.rendering import parsed_wording, rendered_lines
+from reprodocs.notes.runtime_text import record_note_text
 from reprodocs.notes.wording import rst_escape, wording_of
 
 if TYPE_CHECKING:
@@ -60,6 +62,9 @@ class NondeterministicDirective(SphinxDirective):
         if recorded:  # its place among the page's notes, for reprodocs.notes.conditions
             admonition[MARK] = len(notes_domain(self.env).notes_by_doc[self.env.docname]) - 1
         admonition += self.wording_nodes(note, options.get("alternative", ""), written_at(self))
+        if RUNTIME_TEXT_OPTION in options:  # checked on every build, not rendered
+            values = self.wording_values(note, options.get("alternative", ""))
+            record_note_text(self.env, note, self.location, values, options[RUNTIME_TEXT_OPTION])
         if self.content:
             admonition += parse_content(self, self.content, self.content_offset)
         return [admonition]
@@ -191,21 +196,25 @@ class NondeterministicDirective(SphinxDirective):
             return f"{module}.{name}"
         return name
 
-    def wording_nodes(self, note: Note, alternative: str, at: tuple[str, int]) -> list[nodes.Node]:
-        """The rendered wording, parsed as reStructuredText whatever the page's
-        parser, located *at* the directive (:func:`written_at`)."""
-        templates = wording_of(self.env)
-        template_name = templates.template_for(note.wording)
-        values = {
+    def wording_values(self, note: Note, alternative: str) -> dict[str, str]:
+        """The values the wording's templates read of *note*."""
+        return {
             "backend": rst_escape(note.backend),
             "affected_pass": note.affected_pass,
             "operation": rst_escape(note.operation),
-            "reproducibility": f":doc:`/{templates.reproducibility_doc}`",
+            "reproducibility": f":doc:`/{wording_of(self.env).reproducibility_doc}`",
             "alternative": alternative,
             "deterministic_algorithms": note.deterministic_algorithms,
             "when": with_cases(note.when, note.cases),
             "with_condition": note.with_condition,
         }
+
+    def wording_nodes(self, note: Note, alternative: str, at: tuple[str, int]) -> list[nodes.Node]:
+        """The rendered wording, parsed as reStructuredText whatever the page's
+        parser, located *at* the directive (:func:`written_at`)."""
+        templates = wording_of(self.env)
+        template_name = templates.template_for(note.wording)
+        values = self.wording_values(note, alternative)
         try:
             lines = rendered_lines(self.env, template_name, values)
         except jinja2.TemplateError as error:

@@ -113,6 +113,22 @@ class Note(NamedTuple):
         )
 
 
+class RuntimeText(NamedTuple):
+    """What ``help()`` shows of a note or a list the build generates, as the
+    directive carries it (:mod:`reprodocs.base.runtime_text`); checked on
+    every build by :mod:`reprodocs.notes.runtime_text`."""
+
+    directive: str  #: the directive's name
+    location: str  #: where it is written, as Sphinx's warnings take it
+    #: The words it carries: a note's text, or a list's items.
+    written: tuple[str, ...]
+    #: A note's: the words of its text as its wording words it (a list's
+    #: are worked out on every build, from the registry).
+    expected: tuple[str, ...] = ()
+    #: A list's: its ``:backend:``, ``:pass:`` and ``:deterministic-algorithms:``.
+    filters: tuple[str, str, str] = ("", "", "")
+
+
 class ReproducibilityDomain(Domain):
     """Holds every note of the project, by document, and the pages that show
     the index of them."""
@@ -120,13 +136,14 @@ class ReproducibilityDomain(Domain):
     name = "reprodocs"
     label = _("Reproducibility notes")
     #: The extension's ``env_version``: bumped whenever the shape of the domain's data changes.
-    data_version = 8
+    data_version = 9
     # Typed by Domain: a ClassVar on Sphinx 9, an instance variable before.
     initial_data = {  # noqa: RUF012
         "notes": {},  # docname -> [Note, ...] in document order
         "index_pages": {},  # docname -> number of nondeterministic-ops tables
         "wording": "",  # digest of the wording the notes were read with (reprodocs.notes.rereading)
         "file_entries": [],  # the registry file's entries, read anew each build (main process)
+        "runtime_texts": {},  # docname -> [RuntimeText, ...] in document order
     }
 
     @property
@@ -140,6 +157,16 @@ class ReproducibilityDomain(Domain):
         """The documents holding ``nondeterministic-ops`` tables, with how many."""
         pages: dict[str, int] = self.data["index_pages"]
         return pages
+
+    @property
+    def runtime_texts(self) -> dict[str, list[RuntimeText]]:
+        """The runtime texts the directives carry, by document."""
+        texts: dict[str, list[RuntimeText]] = self.data["runtime_texts"]
+        return texts
+
+    def add_runtime_text(self, text: RuntimeText) -> None:
+        """Record *text*, carried by a directive of the page being read."""
+        self.runtime_texts.setdefault(self.env.docname, []).append(text)
 
     def note_index_page(self, docname: str) -> None:
         self.index_pages[docname] = self.index_pages.get(docname, 0) + 1
@@ -169,12 +196,13 @@ class ReproducibilityDomain(Domain):
     def clear_doc(self, docname: str) -> None:
         self.notes_by_doc.pop(docname, None)
         self.index_pages.pop(docname, None)
+        self.runtime_texts.pop(docname, None)
 
     def merge_domaindata(self, docnames: Iterable[str], otherdata: dict[str, Any]) -> None:
         # Iterable: a list on Sphinx 7.2, a set later.
         # "wording" and "file_entries" belong to the main process, which alone writes them.
         for docname in docnames:
-            for key in ("notes", "index_pages"):
+            for key in ("notes", "index_pages", "runtime_texts"):
                 if docname in otherdata[key]:
                     self.data[key][docname] = otherdata[key][docname]
 

@@ -27,11 +27,13 @@ from sphinx.util.docutils import SphinxDirective
 from reprodocs.base import written
 from reprodocs.base.files import replace_file
 from reprodocs.base.report import checked_setting
+from reprodocs.base.runtime_text import list_items
 from reprodocs.base.state import build_state
 from reprodocs.base.vocabulary import ANY_BACKEND, FORMATS, JSON_NAME, SEPARATOR
 from reprodocs.notes.conditions import shown
-from reprodocs.notes.domain import notes_domain, python_objects
+from reprodocs.notes.domain import RuntimeText, notes_domain, python_objects
 from reprodocs.notes.options import LIST_OPTION_SPEC
+from reprodocs.notes.parsing import as_location, written_at
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -116,16 +118,29 @@ class NondeterministicOpsDirective(SphinxDirective):
     ``:backend:``, ``:pass:`` or ``:deterministic-algorithms:``."""
 
     option_spec: ClassVar[OptionSpec] = LIST_OPTION_SPEC
+    #: The items as ``help()`` shows them, checked, not rendered
+    #: (:mod:`reprodocs.notes.runtime_text`).
+    has_content = True
 
     def run(self) -> list[nodes.Node]:
         notes_domain(self.env).note_index_page(self.env.docname)
+        filters = (
+            self.options.get("backend", ""),
+            self.options.get("pass", ""),
+            self.options.get("deterministic-algorithms", ""),
+        )
         placeholder = nondeterministic_ops(
-            backend=self.options.get("backend", ""),
-            affected_pass=self.options.get("pass", ""),
-            deterministic_algorithms=self.options.get("deterministic-algorithms", ""),
+            backend=filters[0],
+            affected_pass=filters[1],
+            deterministic_algorithms=filters[2],
             format=self.options.get("format", FORMATS[0]),
         )
         self.set_source_info(placeholder)
+        if self.content:
+            written = tuple(list_items(self.content))
+            notes_domain(self.env).add_runtime_text(
+                RuntimeText(self.name, as_location(*written_at(self)), written, filters=filters)
+            )
         return [placeholder]
 
 
@@ -210,11 +225,21 @@ def chosen_entries(placeholder: nondeterministic_ops, entries: Iterable[Entry]) 
     """The entries a table or list shows: those its filters let through."""
     # .get: a placeholder pickled by reprodocs before ":format:" has no such keys.
     deterministic_algorithms = placeholder.get("deterministic_algorithms", "")
+    return chosen(
+        entries, placeholder["backend"], placeholder["affected_pass"], deterministic_algorithms
+    )
+
+
+def chosen(
+    entries: Iterable[Entry], backend: str, affected_pass: str, deterministic_algorithms: str
+) -> list[Entry]:
+    """The *entries* of *backend*, *affected_pass* and *deterministic_algorithms*
+    ("" for any of each)."""
     return [
         entry
         for entry in entries
-        if of_backend(entry, placeholder["backend"])
-        and placeholder["affected_pass"] in ("", entry.affected_pass)
+        if of_backend(entry, backend)
+        and affected_pass in ("", entry.affected_pass)
         and deterministic_algorithms in ("", entry.deterministic_algorithms)
     ]
 

@@ -53,8 +53,11 @@ if TYPE_CHECKING:
 
 
 #: The role a list names an operation with, by how the Python domain
-#: documents it; any other operation is a literal linked to its page.
-XREF_ROLES = {"class": "class", "function": "func", "method": "meth"}
+#: documents it, as PyTorch's hand-kept lists write it (``:func:`` for a
+#: method too); an operation documented nowhere is a ``:func:``, as there.
+#: Any other name (a page's title, a label) is a literal linked to its page.
+XREF_ROLES = {"class": "class", "exception": "class", "function": "func", "method": "func"}
+UNDOCUMENTED_ROLE = "func"
 
 
 def replace_placeholder(placeholder: nondeterministic_ops, replacement: nodes.Element) -> None:
@@ -140,12 +143,12 @@ class RenderIndex(SphinxPostTransform):
         return shown
 
     def bullet_list(self, entries: list[Entry], notes: dict[Entry, Note]) -> nodes.bullet_list:
-        """One item per operation and condition, in the table's order: the
-        name the list uses, then "with …" and "when …", then the condition's
-        cases as a nested list."""
+        """One item per operation and condition, sorted by the name the list
+        shows (then in the table's order): that name, then "with …" and
+        "when …", then the condition's cases as a nested list."""
         items = nodes.bullet_list(bullet="*", classes=[LIST_DIRECTIVE])
         seen = set()
-        for entry in entries:
+        for entry in sorted(entries, key=lambda entry: entry.listed[0]):
             name, target = entry.listed
             item_key = (name, target, entry.with_condition, entry.when, entry.cases)
             if item_key in seen:  # the same words twice (say, a CUDA and a cuDNN note)
@@ -185,10 +188,15 @@ class RenderIndex(SphinxPostTransform):
         """The operation as a cross-reference of the kind the Python domain
         documents it, or as a literal (its page's title for a page-level note)
         linked to where it is documented."""
-        role = XREF_ROLES.get(target.objtype)
-        if role and _PYTHON_NAME.match(name):
-            return self.parse_inline(f":py:{role}:`{name}`", *self.placeholder_at())
-        return [self.page_link(name, target, literal)]
+        role = XREF_ROLES.get(target.objtype) or (UNDOCUMENTED_ROLE if not target.doc else "")
+        if not (role and literal and _PYTHON_NAME.match(name)):
+            return [self.page_link(name, target, literal)]
+        parsed = self.parse_inline(f":py:{role}:`{name}`", *self.placeholder_at())
+        if not target.doc:  # documented nowhere: a literal, as in PyTorch's lists, unwarned
+            for xref in parsed:
+                if isinstance(xref, addnodes.pending_xref):
+                    xref[SHOWN_AGAIN] = True
+        return parsed
 
     def page_link(self, label: str, target: Target, literal: bool) -> nodes.Node:
         """*label* (a literal, or a page's title), linked to where it is
@@ -257,8 +265,9 @@ class RenderIndex(SphinxPostTransform):
         return parent.children[:]
 
 
-#: Marks a cross-reference of a condition shown again in a table or a list:
-#: if it resolves to nothing, the note's own says so, once.
+#: Marks a cross-reference of a condition shown again in a table or a list
+#: (if it resolves to nothing, the note's own says so, once), or of an
+#: operation documented nowhere, which the registry knows to be so.
 SHOWN_AGAIN = "reprodocs_shown_again"
 
 

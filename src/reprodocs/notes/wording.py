@@ -84,9 +84,13 @@ def _is_wide(character: str) -> bool:
     return character != "" and unicodedata.east_asian_width(character) in {"W", "F"}
 
 
-def template_environment(search_path: tuple[str, ...]) -> jinja2.Environment:
+def template_environment(
+    search_path: tuple[str, ...], translated: bool = True
+) -> jinja2.Environment:
     """A Jinja environment that looks in *search_path* (the project's
-    ``templates_path``) first, then in reprodocs' templates."""
+    ``templates_path``) first, then in reprodocs' templates; its words
+    translated through the site's catalog, or (*translated* False) as the
+    templates write them."""
     environment = jinja2.Environment(
         loader=jinja2.FileSystemLoader([*search_path, str(templates())]),
         extensions=["jinja2.ext.i18n"],
@@ -94,8 +98,11 @@ def template_environment(search_path: tuple[str, ...]) -> jinja2.Environment:
         autoescape=False,  # the output is reStructuredText, escaped by rst_escape
         keep_trailing_newline=True,
     )
-    # A method jinja2.ext.i18n adds to the environment, unknown to type checkers.
-    environment.install_gettext_callables(catalog_gettext, catalog_ngettext, newstyle=True)  # type: ignore[attr-defined]
+    # Methods jinja2.ext.i18n adds to the environment, unknown to type checkers.
+    if translated:
+        environment.install_gettext_callables(catalog_gettext, catalog_ngettext, newstyle=True)  # type: ignore[attr-defined]
+    else:
+        environment.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
     return environment
 
 
@@ -132,6 +139,8 @@ class Wording:
     template_name: str  #: the template in use: the project's note.rst, or the set's
     reproducibility_doc: str = DEFAULT_REPRODUCIBILITY_DOC  #: the page the notes link to
     sets: tuple[str, ...] = ()  #: the wording sets, which a note can name with ``:wording:``
+    #: The project's ``templates_path``, resolved (the environment looks there first).
+    search_path: tuple[str, ...] = ()
 
     def template_for(self, wording: str = "") -> str:
         """The template of a note worded with set *wording* ("" for the site's)."""
@@ -169,7 +178,7 @@ def choose_wording(app: Sphinx) -> None:
         DEFAULT_REPRODUCIBILITY_DOC,
     )
     build_state(app.env, WordingState).wording = Wording(
-        environment, template, reproducibility_doc.strip("/ "), tuple(sets)
+        environment, template, reproducibility_doc.strip("/ "), tuple(sets), search_path
     )
 
 
