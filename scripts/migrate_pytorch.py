@@ -149,20 +149,25 @@ def notes_by_object(soup: BeautifulSoup) -> dict[str, list[str]]:
 
 def list_items(soup: BeautifulSoup) -> list[list[tuple[str, tuple[str, ...]]]]:
     """The items of the lists of ``use_deterministic_algorithms``' docstring
-    (the items generated and those kept by hand after them): each item's words
-    and links."""
+    (by hand, in a block quote; generated, at the docstring's margin), each
+    after "The following normally-nondeterministic operations ...": each
+    item's words and links."""
     body = soup.find(id=LISTS_HOLDER).find_next_sibling("dd")
-    return [
-        [
-            (" ".join(item.get_text().split()), tuple(a["href"] for a in item.find_all("a")))
-            for bullets in quote.find_all("ul")
-            if bullets.find_parent("li") is None
-            for item in bullets.find_all("li", recursive=False)
-        ]
-        for quote in body.find_all("blockquote", recursive=False)
-        # after "The following normally-nondeterministic operations ..."
-        if "normally-nondeterministic" in quote.find_previous_sibling().get_text()
-    ]
+    found = []
+    for bullets in body.find_all("ul"):
+        if bullets.find_parent("li") is not None:  # the list of modes in an item
+            continue
+        block = bullets if bullets.parent is body else bullets.find_parent("blockquote")
+        introduction = block.find_previous_sibling() if block is not None else None
+        if introduction is None or "normally-nondeterministic" not in introduction.get_text():
+            continue
+        found.append(
+            [
+                (" ".join(item.get_text().split()), tuple(a["href"] for a in item.find_all("a")))
+                for item in bullets.find_all("li", recursive=False)
+            ]
+        )
+    return found
 
 
 def report_lists(outcome: migrate.ListsOutcome) -> None:

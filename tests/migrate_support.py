@@ -122,24 +122,49 @@ MIGRATED_INIT = """\
     The following normally-nondeterministic operations will act
     deterministically when ``mode=True``:
 
-        .. nondeterministic-ops::
-           :format: list
-           :deterministic-algorithms: deterministic
+    .. nondeterministic-ops::
+       :format: list
+       :deterministic-algorithms: deterministic
+
+        * :class:`torch.nn.Conv1d` when called on CUDA tensor
+        * :class:`torch.nn.ConvTranspose1d` when called on CUDA tensor
+        * :func:`torch.Tensor.put_` with ``accumulate=True`` when called on a CPU
+          tensor
+        * :func:`torch.Tensor.scatter_add_` when called on a CUDA tensor
+        * :func:`torch.index_add` when called on CUDA tensor
 
     The following normally-nondeterministic operations will throw a
     :class:`RuntimeError` when ``mode=True``:
 
-        .. nondeterministic-ops::
-           :format: list
-           :deterministic-algorithms: raises
+    .. nondeterministic-ops::
+       :format: list
+       :deterministic-algorithms: raises
 
-        .. nondeterministic-entry::
-           :op: torch.median
-           :backend: CUDA
-           :pass: forward
-           :deterministic-algorithms: raises
-           :with: indices output
-           :when: called on a CUDA tensor
+        * :class:`torch.nn.AvgPool3d` when attempting to differentiate a CUDA tensor
+        * :class:`torch.nn.MaxUnpool1d`
+        * :func:`torch.nn.functional.interpolate` when attempting to differentiate a CUDA tensor
+          and one of the following modes is used:
+
+          - ``linear``
+          - ``bilinear``
+
+        * :class:`torch.nn.CTCLoss` when attempting to differentiate a CUDA tensor
+        * :meth:`torch.Tensor.put_` when ``accumulate=False``
+        * :func:`torch.Tensor.put_` when ``accumulate=True`` and called on a CUDA
+          tensor
+        * :func:`torch.histc` when called on a CUDA tensor
+        * :func:`torch.bincount` when called on a CUDA tensor and ``weights``
+          tensor is given
+        * :func:`torch.cumsum` when called on a CUDA tensor when dtype is floating point or complex
+        * :func:`torch.median` with indices output when called on a CUDA tensor
+
+    .. nondeterministic-entry::
+       :op: torch.median
+       :backend: CUDA
+       :pass: forward
+       :deterministic-algorithms: raises
+       :with: indices output
+       :when: called on a CUDA tensor
 
     Note that deterministic operations"""
 

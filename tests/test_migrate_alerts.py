@@ -67,11 +67,11 @@ def test_the_alerts_tied_are_written_and_the_others_said(tree, capsys, monkeypat
     assert "   :when: called on a CUDA tensor\n   :alert: _histc_cuda\n" in histc
     test = f"{pytorch}/test/test_torch.py"
     assert (
-        f"torch/__init__.py:40: torch.nn.AvgPool3d: :alert: avg_pool3d_backward_cuda "
+        f"torch/__init__.py:54: torch.nn.AvgPool3d: :alert: avg_pool3d_backward_cuda "
         f"('avg_pool3d_backward_cuda', tied by test_nondeterministic_alert_AvgPool3d at {test}:3)"
     ) in err.splitlines()
     assert (
-        "torch/__init__.py:40: torch.histc: :alert: _histc_cuda (raised by the only call naming "
+        "torch/__init__.py:66: torch.histc: :alert: _histc_cuda (raised by the only call naming "
         f"torch.histc, at {pytorch}/aten/src/ATen/native/cuda/SummaryOps.cu:7)"
     ) in err.splitlines()
     # torch.Tensor.put_'s three items share its tests: none is written.
@@ -81,7 +81,7 @@ def test_the_alerts_tied_are_written_and_the_others_said(tree, capsys, monkeypat
     )
     assert sum(line.endswith(shared) for line in err.splitlines()) == 3
     assert (
-        "torch/__init__.py:33: torch.Tensor.scatter_add_: no :alert: written: no test or call "
+        "torch/__init__.py:44: torch.Tensor.scatter_add_: no :alert: written: no test or call "
         "names torch.Tensor.scatter_add_"
     ) in err.splitlines()
 

@@ -38,6 +38,7 @@ def test_matched_notes_get_what_deterministic_mode_does_and_when(tree, capsys):
         "    .. cudnn-deterministic::",
         "       :deterministic-algorithms: deterministic",
         "       :when: called on CUDA tensor",
+        "       :runtime-text: {cudnn_reproducibility_note}",
     ]
     tensor_docs = (root / "torch/_tensor_docs.py").read_text()
     put, scatter_add = [
@@ -52,11 +53,13 @@ def test_matched_notes_get_what_deterministic_mode_does_and_when(tree, capsys):
         ".. cuda-deterministic::",
         "   :deterministic-algorithms: raises",
         "   :when: ``accumulate=True`` and called on a CUDA tensor",
+        "   :runtime-text: {forward_reproducibility_note}",
     ]
     assert scatter_add == [
         ".. cuda-deterministic::",
         "   :deterministic-algorithms: deterministic",
         "   :when: called on a CUDA tensor",
+        "   :runtime-text: {forward_reproducibility_note}",
     ]
     # A long condition is wrapped, as a field's body goes on; the modes the
     # item lists are its cases.
@@ -67,6 +70,7 @@ def test_matched_notes_get_what_deterministic_mode_does_and_when(tree, capsys):
         "       :when: attempting to differentiate a CUDA tensor and one of the following modes\n"
         "          is used:\n"
         "       :cases: ``linear``, ``bilinear``\n"
+        "       :runtime-text: {backward_reproducibility_note}\n"
         '    """\n'
     ) in functional
     # A note the list names by another of its names: that name, shown and known.
@@ -124,7 +128,8 @@ def test_nothing_is_dropped(tree, capsys):
     items = [(i.operation, Listing.of_item(found.kind, i)) for found in before for i in found.items]
     assert said == Counter(items)
     assert len(items) == 15
-    assert "* :" not in (root / "torch/__init__.py").read_text()
+    # The items stay as their list directives' content, what help() shows.
+    assert (root / "torch/__init__.py").read_text().count("        * :") == len(items)
 
 
 def test_items_without_a_note_and_notes_in_neither_list_are_reported(tree, capsys, monkeypatch):
@@ -154,22 +159,24 @@ def test_a_list_no_note_is_in_gets_its_entries(tree, capsys):
 
     assert status == migrate.NOTHING_TO_MIGRATE
     assert init.read_text().endswith(
-        "        .. nondeterministic-ops::\n"
-        "           :format: list\n"
-        "           :deterministic-algorithms: deterministic\n"
+        "    .. nondeterministic-ops::\n"
+        "       :format: list\n"
+        "       :deterministic-algorithms: deterministic\n"
         "\n"
-        "        .. nondeterministic-entry::\n"
-        "           :op: torch.gather\n"
-        "           :backend: CUDA\n"
-        "           :pass: backward\n"
-        "           :deterministic-algorithms: deterministic\n"
-        "           :when: called on a CUDA tensor that requires grad\n"
+        "        * :func:`torch.gather` when called on a CUDA tensor that requires grad\n"
+        "\n"
+        "    .. nondeterministic-entry::\n"
+        "       :op: torch.gather\n"
+        "       :backend: CUDA\n"
+        "       :pass: backward\n"
+        "       :deterministic-algorithms: deterministic\n"
+        "       :when: called on a CUDA tensor that requires grad\n"
         '    """\n'
     )
     assert (
         f"{init}:26: the list of operations that act deterministically: items from notes: 0, "
         "from entries added: 1, kept by hand: 0 (of 1)\n"
-        f"{init}:26: torch.gather has no note: an entry naming it (:op:) takes its place in the "
+        f"{init}:30: torch.gather has no note: an entry naming it (:op:) takes its place in the "
         "list: no docstring of it in the files migrated can take one\n"
     ) in err
     # Its notes are in neither list.

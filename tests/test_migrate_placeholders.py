@@ -165,5 +165,5 @@ def test_a_one_line_note_of_a_placeholder_becomes_the_directive(tmp_path, capsys
     assert status == migrate.LEGACY_NOTES_REMAIN
     # The line the note left as is has in the file as written.
     assert err == (
-        f"{source}:7: left as is: {{backward_reproducibility_note}} is not a paragraph of its own\n"
+        f"{source}:8: left as is: {{backward_reproducibility_note}} is not a paragraph of its own\n"
     )

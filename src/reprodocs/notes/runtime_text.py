@@ -7,8 +7,7 @@ list directive's content is its items as ``help()`` shows them. Both are
 recorded as their directive is read, in the ``reprodocs`` domain, and
 compared with the registry at ``env-updated``: so a build that reads no
 page, or reads only another page's entry, says so as a fresh one does, and
-``-W`` fails either. ``python -m reprodocs migrate --write`` brings a
-list's items back in line (docs/migration.rst).
+``-W`` fails either (docs/migration.rst, "What help() shows").
 """
 
 from __future__ import annotations
@@ -101,8 +100,7 @@ def check_list(text: RuntimeText, generated: list[str]) -> None:
         SUBTYPE,
         __(
             "%s: its content (what help() shows) is not the list the registry "
-            "generates: %d items to add (%s), %d not in the registry (%s); "
-            "python -m reprodocs migrate --write brings it in line"
+            "generates: %d items to add (%s), %d not in the registry (%s)"
         ),
         text.directive,
         len(missing),
