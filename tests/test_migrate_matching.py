@@ -176,7 +176,7 @@ def test_a_list_no_note_is_in_gets_its_entries(tree, capsys):
     assert (
         f"{init}:26: the list of operations that act deterministically: items from notes: 0, "
         "from entries added: 1, kept by hand: 0 (of 1)\n"
-        f"{init}:30: torch.gather has no note: an entry naming it (:op:) takes its place in the "
+        f"{init}:33: torch.gather has no note: an entry naming it (:op:) takes its place in the "
         "list: no docstring of it in the files migrated can take one\n"
     ) in err
     # Its notes are in neither list.
