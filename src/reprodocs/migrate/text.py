@@ -213,9 +213,10 @@ class Rewriting:
         self.found.notes.append(
             FoundNote(note_line, directive, operations, backend, affected_pass, {}, wording)
         )
-        options = list(self.plan.options.get(note_line, []))
-        if wording != self.wording:
-            options.append((WORDING_OPTION, wording))
+        # Its own option first, as a directive already there has it: the
+        # plan's, given now or by a later run, come after it alike.
+        options = [(WORDING_OPTION, wording)] if wording != self.wording else []
+        options += self.plan.options.get(note_line, [])
         indent = lines.leading(first)
         if (
             out.ends_in_text()
