@@ -401,7 +401,7 @@ def _migrate(
             messages.append(report.rewrote(shown))
             moved = migration.moved
         elif migration.text != file.text:
-            messages.append(report.diff(file.path, file.text, migration.text))
+            messages.append(report.diff(file.path, file.text, migration.text, migration.moved))
     except (NotRewritten, OSError, UnicodeError) as error:
         # Nothing of the plan is written there: not what was planned, nor
         # what would be planned there instead.
