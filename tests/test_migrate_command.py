@@ -5,6 +5,7 @@ kept whole when a note's options cannot be written."""
 from __future__ import annotations
 
 import locale
+import re
 import subprocess
 import sys
 from collections import defaultdict
@@ -149,6 +150,115 @@ def test_unparsable_files_are_reported_and_the_others_migrated(tree, capsys, mon
     assert after[str(broken_python)] == before[str(broken_python)]
     assert after[str(broken_rst)] == before[str(broken_rst)]
     assert b".. cuda-deterministic::" in after["torch/_torch_docs.py"]
+
+
+def break_syntax(path: Path, monkeypatch) -> str:
+    path.write_text(path.read_text() + "def broken(:\n")
+    return f"{path}:{path.read_text().count(chr(10))}: cannot migrate it: invalid syntax"
+
+
+def break_encoding(path: Path, monkeypatch) -> str:
+    path.write_bytes(path.read_bytes() + b"# \xff\n")
+    line = path.read_bytes().count(b"\n")
+    return f"{path}:{line}: cannot migrate it: 'utf-8' codec can't decode byte 0xff"
+
+
+def break_reading(path: Path, monkeypatch) -> str:
+    read_bytes = Path.read_bytes
+
+    def refuse(self: Path) -> bytes:
+        if self == path:
+            raise PermissionError(13, "Permission denied")
+        return read_bytes(self)
+
+    monkeypatch.setattr(Path, "read_bytes", refuse)
+    return f"{path}: cannot migrate it: [Errno 13] Permission denied"
+
+
+#: Each file, and the operations of the lists it may document (or whose
+#: notes it may hold, in any of their forms).
+DEPENDING_ON = {
+    # Notes as placeholders: interpolate's, and ctc_loss's (torch.nn.CTCLoss
+    # in the list), conv1d's (torch.nn.Conv1d).
+    "torch/nn/functional.py": [
+        "torch.nn.functional.interpolate",
+        "torch.nn.CTCLoss",
+        "torch.nn.Conv1d",
+    ],
+    # No legacy note: only the docstrings of operations the lists name.
+    "torch/nn/modules/pooling.py": ["torch.nn.AvgPool3d", "torch.nn.MaxUnpool1d"],
+}
+#: Every operation the lists name.
+HELD_BY_ANY = [
+    *DEPENDING_ON["torch/nn/functional.py"],
+    *DEPENDING_ON["torch/nn/modules/pooling.py"],
+    "torch.nn.ConvTranspose1d",
+    "torch.Tensor.put_",
+    "torch.Tensor.scatter_add_",
+    "torch.index_add",
+    "torch.histc",
+    "torch.bincount",
+    "torch.cumsum",
+    "torch.median",
+]
+
+
+@pytest.mark.parametrize("broken", DEPENDING_ON)
+@pytest.mark.parametrize("fault", [break_syntax, break_encoding, break_reading])
+def test_a_file_that_cannot_be_read_holds_back_what_depends_on_it(
+    tree, capsys, monkeypatch, broken, fault
+):
+    clean = tree(LISTS, to="clean")
+    assert run(capsys, "--write", str(clean / "torch"))[0] == migrate.NOTHING_TO_MIGRATE
+    root = tree(LISTS)
+    monkeypatch.chdir(root)
+    original = Path(broken).read_bytes()
+    with monkeypatch.context() as patched:
+        said = fault(Path(broken), patched)
+        before = Path(broken).stat().st_mtime_ns, Path(broken).stat().st_ino
+
+        status, _, err = run(capsys, "--write", "torch")
+
+        assert status == migrate.FILE_ERROR
+        assert [line for line in err.splitlines() if said in line]
+        assert (Path(broken).stat().st_mtime_ns, Path(broken).stat().st_ino) == before
+        # Its operations stay in their lists, kept by hand; no entry or
+        # option of theirs is written anywhere. (A file that could not be
+        # read at all may hold any.)
+        held = DEPENDING_ON[broken] if fault is not break_reading else HELD_BY_ANY
+        for operation in held:
+            assert (
+                f"{operation}: kept by hand for now: {said.partition(': cannot')[0]} could not be "
+                "read or parsed"
+            ) in err
+        written = "".join(p.read_text(errors="replace") for p in Path("torch").rglob("*.py"))
+        for operation in held:
+            assert not re.search(rf":(op|listed-as|aliases): {re.escape(operation)}\n", written)
+
+    # Once it is fixed, a second run gives what a run on the fixed tree gives.
+    Path(broken).write_bytes(original)
+    assert run(capsys, "--write", "torch")[0] == migrate.NOTHING_TO_MIGRATE
+    assert snapshot(root) == snapshot(clean)
+
+
+def test_a_file_that_may_document_a_listed_operation_and_cannot_be_parsed_is_reported(
+    tree, capsys, monkeypatch
+):
+    # It holds no legacy note: it is parsed for the docstrings only. Without
+    # --write too; and survey() holds its items back alike.
+    monkeypatch.chdir(tree(LISTS))
+    said = break_syntax(Path("torch/nn/modules/pooling.py"), monkeypatch)
+
+    status, out, err = run(capsys, "torch")
+
+    assert status == migrate.FILE_ERROR
+    assert said in err.splitlines()
+    assert ":op: torch.nn.AvgPool3d" not in out
+    # The whole list the pooling items are in: it stays as written.
+    outcome = migrate.survey(["torch"])
+    kept = [item.operation for item, _ in outcome.kept]
+    assert {"torch.nn.AvgPool3d", "torch.nn.MaxUnpool1d", "torch.histc"} <= set(kept)
+    assert {found.kind for _, found in outcome.kept} == {"raises"}
 
 
 def test_messages_are_in_the_console_language(tmp_path, capsys, monkeypatch):

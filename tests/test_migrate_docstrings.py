@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from reprodocs.migrate.docstrings import docstrings, may_document, prose_note
+from reprodocs.migrate.model import ParseError
 
 POOLING = '''\
 class MaxUnpool1d(_MaxUnpoolNd):
@@ -143,8 +146,14 @@ def test_a_sum_of_strings_formatted_whole_is_formatted(tmp_path):
 def test_files_that_cannot_hold_the_docstring_are_not_parsed(tmp_path):
     assert may_document(POOLING, {"MaxUnpool1d"})
     assert not may_document(POOLING, {"bmm", "histc"})
-    # A file this Python cannot parse holds none.
-    assert docstrings("def (:\n", tmp_path / "x.py", "x", False, ["x.f"]) == []
+
+
+@pytest.mark.parametrize(("source", "line"), [("x = 1\n\ndef (:\n", 3), ("x = 1\n\0\n", 2)])
+def test_a_file_this_python_cannot_parse_is_an_error_at_its_line(tmp_path, source, line):
+    # It may hold the docstrings: none is said to be missing.
+    with pytest.raises(ParseError) as error:
+        docstrings(source, tmp_path / "x.py", "x", False, ["x.f"])
+    assert error.value.line == line
 
 
 def test_prose_naming_a_backend_and_a_pass():

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 
 import migrate_support
 from migrate_support import LISTS, reports, run
 from reprodocs import migrate
-from reprodocs.migrate.model import Listing
+from reprodocs.migrate.model import FoundNote, HandKeptList, Listing, ListItem, UnreadFile
+from reprodocs.migrate.names import operation_words
 
 # The fixtures these tests take, by their names.
 tree = migrate_support.tree
@@ -36,9 +38,9 @@ def test_matched_notes_get_what_deterministic_mode_does_and_when(tree, capsys):
     # torch.nn.Conv1d, as torch.nn re-exports torch.nn.modules.conv.Conv1d
     assert option_block(conv, "    .. cudnn-deterministic::") == [
         "    .. cudnn-deterministic::",
+        "       :runtime-text: {cudnn_reproducibility_note}",
         "       :deterministic-algorithms: deterministic",
         "       :when: called on CUDA tensor",
-        "       :runtime-text: {cudnn_reproducibility_note}",
     ]
     tensor_docs = (root / "torch/_tensor_docs.py").read_text()
     put, scatter_add = [
@@ -51,31 +53,32 @@ def test_matched_notes_get_what_deterministic_mode_does_and_when(tree, capsys):
     # CPU tensors fits no CUDA note.)
     assert put == [
         ".. cuda-deterministic::",
+        "   :runtime-text: {forward_reproducibility_note}",
         "   :deterministic-algorithms: raises",
         "   :when: ``accumulate=True`` and called on a CUDA tensor",
-        "   :runtime-text: {forward_reproducibility_note}",
     ]
     assert scatter_add == [
         ".. cuda-deterministic::",
+        "   :runtime-text: {forward_reproducibility_note}",
         "   :deterministic-algorithms: deterministic",
         "   :when: called on a CUDA tensor",
-        "   :runtime-text: {forward_reproducibility_note}",
     ]
     # A long condition is wrapped, as a field's body goes on; the modes the
     # item lists are its cases.
     functional = (root / "torch/nn/functional.py").read_text()
     assert (
         "    .. cuda-deterministic-backward::\n"
+        "       :runtime-text: {backward_reproducibility_note}\n"
         "       :deterministic-algorithms: raises\n"
         "       :when: attempting to differentiate a CUDA tensor and one of the following modes\n"
         "          is used:\n"
         "       :cases: ``linear``, ``bilinear``\n"
-        "       :runtime-text: {backward_reproducibility_note}\n"
         '    """\n'
     ) in functional
     # A note the list names by another of its names: that name, shown and known.
     assert (
         "    .. cuda-deterministic-backward::\n"
+        "       :runtime-text: {backward_reproducibility_note}\n"
         "       :deterministic-algorithms: raises\n"
         "       :listed-as: torch.nn.CTCLoss\n"
         "       :when: attempting to differentiate a CUDA tensor\n"
@@ -100,9 +103,9 @@ def test_matched_notes_get_what_deterministic_mode_does_and_when(tree, capsys):
         (root / "docs/source/torch.rst").read_text(), "   .. cuda-deterministic::"
     ) == [
         "   .. cuda-deterministic::",
+        "      :wording: pytorch-1.4",
         "      :deterministic-algorithms: raises",
         "      :when: called on a CUDA tensor when dtype is floating point or complex",
-        "      :wording: pytorch-1.4",
     ]
     # The notes that are in neither list get no such option.
     for name in ("_torch_docs.py", "nn/functional.py"):
@@ -232,3 +235,35 @@ def test_two_notes_that_fit_equally_are_left_to_a_person(tmp_path, capsys):
         f"{page}:4: ops.f has several notes that fit its condition equally (nondeterministic): "
         "the item stays in the list, kept by hand\n"
     ) in err
+
+
+def test_an_item_a_file_not_read_may_decide_is_held_back():
+    ctc_loss = FoundNote(
+        5, "cuda-deterministic-backward", ("torch.nn.functional.ctc_loss",), "CUDA", "backward"
+    )
+    ctc = ListItem(3, "CTCLoss", "torch.nn.CTCLoss", "attempting to differentiate a CUDA tensor")
+    histc = ListItem(4, "histc", "torch.histc", "called on a CUDA tensor")
+    lists = [HandKeptList(1, "raises", [ctc, histc], path=Path("init.py"))]
+    # The file may hold a note on torch.nn.CTCLoss, in its function's form.
+    functional = UnreadFile(Path("functional.py"), 9, operation_words("def ctc_loss(x):\n  x(\n"))
+
+    outcome = migrate.match_lists([ctc_loss], lists, unread=[functional])
+
+    # Its whole list is held (a later run migrates it as a clean one would):
+    # torch.histc too, which the file does not name.
+    assert outcome.kept == [(ctc, lists[0]), (histc, lists[0])]
+    assert outcome.entries == []
+    # Its note is given nothing, and is not said to be in neither list.
+    assert all(not plan.options for plan in outcome.plans.values())
+    assert outcome.unlisted == []
+    (message,) = [r.message for r in outcome.reports if r.line == 3]
+    assert message == (
+        "torch.nn.CTCLoss: kept by hand for now: functional.py:9 could not be read or parsed, and "
+        "may hold its docstring or a note on it (run migrate again once it can be)"
+    )
+    # Nothing of a file could be read: any item may depend on it. The list
+    # stays as it is.
+    unseen = UnreadFile(Path("dir"), None, None)
+    outcome = migrate.match_lists([ctc_loss], lists, unread=[unseen])
+    assert [item for item, _ in outcome.kept] == [ctc, histc]
+    assert not any(outcome.plans.values())

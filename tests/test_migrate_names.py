@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from reprodocs import migrate
+from reprodocs.migrate.names import operation_word, operation_words
 
 
 def test_names_match_exactly_or_where_a_package_re_exports_them():
@@ -48,3 +49,11 @@ def test_kin_are_the_forms_pytorch_gives_one_operation(listed, noted):
 )
 def test_kin_are_not_one_name_nor_other_operations(listed, noted):
     assert not migrate.kin(listed, noted)
+
+
+def test_the_words_of_a_text_name_every_form_of_an_operation():
+    words = operation_words("class CTCLoss(_Loss):\n    def forward(self): torch.index_add_(\n")
+    for name in ("torch.nn.CTCLoss", "torch.nn.functional.ctc_loss", "torch.index_add"):
+        assert operation_word(name) in words
+    assert operation_word("torch.Tensor.index_add_") in words
+    assert operation_word("torch.nn.functional.interpolate") not in words

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
 from reprodocs.base.files import remove_stale_temporaries
 from reprodocs.base.i18n import __
@@ -19,8 +19,16 @@ from reprodocs.migrate import report
 from reprodocs.migrate.alerts import Alerts, add_alerts, read_alerts
 from reprodocs.migrate.docstrings import Docstring, docstrings, may_document
 from reprodocs.migrate.matching import ListsOutcome, match_lists
-from reprodocs.migrate.model import FoundNote, HandKeptList, Migration, Notice, ParseError, Plan
-from reprodocs.migrate.names import names_match
+from reprodocs.migrate.model import (
+    FoundNote,
+    HandKeptList,
+    Migration,
+    Notice,
+    ParseError,
+    Plan,
+    UnreadFile,
+)
+from reprodocs.migrate.names import names_match, operation_words
 from reprodocs.migrate.owners import module_name
 from reprodocs.migrate.report import Message
 from reprodocs.migrate.settings import DEFAULT_WORDING, Settings
@@ -30,6 +38,7 @@ from reprodocs.migrate.sources import (
     Source,
     migrate_file,
     migrate_source,
+    read_leniently,
     read_source,
     source_files,
     write_atomically,
@@ -118,6 +127,22 @@ class _File:
     migration: Migration
 
 
+class _Failed(NamedTuple):
+    """A file that could not be read or parsed: what to say of it, and what
+    it holds back (:func:`~reprodocs.migrate.matching.held_by`)."""
+
+    message: Message
+    unread: UnreadFile
+
+
+def _failed(path: Path, line: int | None, reason: object) -> _Failed:
+    """The file *path*, which could not be read or parsed (at *line*) for *reason*."""
+    text = read_leniently(path)
+    words = operation_words(text) if text is not None else None
+    location = path if line is None else f"{path}:{line}"
+    return _Failed(report.cannot_migrate(location, reason), UnreadFile(path, line, words))
+
+
 def run(
     paths: Iterable[str],
     write: bool = False,
@@ -139,14 +164,16 @@ def run(
     The exit status: 0 when no legacy note is left (none was found, or all were
     written); 1 when some are left (the diff shows them, or they are reported
     as left as is, or items of the lists are kept by hand); 2 when some file
-    could not be read, parsed or written.
+    could not be read, parsed or written. A file that could not be read or
+    parsed holds back every item of the lists it may decide (kept by hand).
     """
     settings = Settings(wording)
     paths = list(paths)
-    found = _read_all(paths, settings, write)
+    found, unread = _read_all(paths, settings, write)
     files = [file for file in found if isinstance(file, _File)]
     alerts = _alerts(list(alerts_from), stderr or sys.stderr)
-    lists = _Lists(files, paths, alerts)
+    lists = _Lists(files, paths, alerts, unread)
+    found += [failed.message for failed in lists.failed]
     found += _files_given_entries(lists, files, settings)
     said, moved = _migrate_all(found, settings, write, lists)
     messages = [report.source_not_read(error) for error in alerts.errors] if alerts else []
@@ -186,23 +213,12 @@ def survey(
     paths: Iterable[str], wording: str = DEFAULT_WORDING, alerts_from: Iterable[str] = ()
 ) -> ListsOutcome:
     """The lists' migration of the files at *paths*, decided and not made
-    (files that cannot be read or parsed are passed over), with the alerts
-    the sources at *alerts_from* tie."""
+    (what files that cannot be read or parsed may decide is held back), with
+    the alerts the sources at *alerts_from* tie."""
     paths = list(paths)
-    migrations = []
-    for source in source_files(paths):
-        if source.problem or source.not_followed:
-            continue
-        try:
-            migrations.append(migrate_file(source.path, Settings(wording))[1])
-        except (ParseError, OSError, UnicodeError):
-            continue
-    notes, lists, list_directives = _found(migrations)
-    docstrings = _docstrings(paths, lists)
-    outcome = match_lists(notes, lists, list_directives, docstrings=docstrings)
-    if alerts := _alerts(list(alerts_from), sys.stderr):
-        add_alerts(outcome, notes, alerts)
-    return outcome
+    found, unread = _read_all(paths, Settings(wording), write=False)
+    files = [file for file in found if isinstance(file, _File)]
+    return _Lists(files, paths, _alerts(list(alerts_from), sys.stderr), unread).outcome
 
 
 def _alerts(paths: list[str], progress: TextIO) -> Alerts | None:
@@ -210,29 +226,41 @@ def _alerts(paths: list[str], progress: TextIO) -> Alerts | None:
     return read_alerts(paths, progress) if paths else None
 
 
-def _docstrings(paths: list[str], lists: Iterable[HandKeptList]) -> dict[str, Docstring]:
+def _docstrings(
+    paths: list[str], lists: Iterable[HandKeptList], unread: Iterable[UnreadFile]
+) -> tuple[dict[str, Docstring], list[_Failed]]:
     """The docstrings, in the Python files at *paths*, of the operations
     the items of *lists* name, by those names: one naming the operation
-    exactly before one a package re-exports (the first of equals)."""
+    exactly before one a package re-exports (the first of equals); and the
+    files that may hold some but cannot be parsed (those already *unread* aside)."""
     operations = {item.operation for found in lists for item in found.items if item.operation}
     short_names = {name.rpartition(".")[2] for name in operations}
     found: dict[str, tuple[int, Docstring]] = {}
+    failed: list[_Failed] = []
+    passed_over = {file.path for file in unread}
     for source in source_files(paths) if operations else ():
         if source.problem or source.not_followed or source.path.suffix != ".py":
             continue
+        if source.path in passed_over:
+            continue  # reported where the file is read
         try:
             text, _ = read_source(source.path)
-        except (ParseError, OSError, UnicodeError):
-            continue  # reported where the file is read
-        if not may_document(text, short_names):
+            if not may_document(text, short_names):
+                continue
+            module, package = module_name(source.path)
+            documented = docstrings(text, source.path, module, package, operations)
+        except ParseError as error:
+            failed.append(_failed(source.path, error.line, error.message))
             continue
-        module, package = module_name(source.path)
-        for docstring in docstrings(text, source.path, module, package, operations):
+        except (OSError, UnicodeError) as error:
+            failed.append(_failed(source.path, None, error))
+            continue
+        for docstring in documented:
             for name in operations:
                 level = names_match(name, docstring.operation)
                 if level > found.get(name, (0, docstring))[0]:
                     found[name] = (level, docstring)
-    return {name: docstring for name, (_, docstring) in found.items()}
+    return {name: docstring for name, (_, docstring) in found.items()}, failed
 
 
 def _files_given_entries(
@@ -243,7 +271,8 @@ def _files_given_entries(
     added: list[_File | Message] = []
     for path, plan in lists.outcome.plans.items():
         if plan.entries and path not in read:
-            added.append(_read(Source(path), Path(os.path.realpath(path)), settings))
+            file = _read(Source(path), Path(os.path.realpath(path)), settings)
+            added.append(file.message if isinstance(file, _Failed) else file)
     return added
 
 
@@ -257,38 +286,46 @@ def _found(files: Iterable[Migration]) -> tuple[list[FoundNote], list[HandKeptLi
     )
 
 
-def _read_all(paths: Iterable[str], settings: Settings, write: bool) -> list[_File | Message]:
+def _read_all(
+    paths: Iterable[str], settings: Settings, write: bool
+) -> tuple[list[_File | Message], list[UnreadFile]]:
     """Every file at *paths*, in order: read and migrated (without the lists'
     plan), or what to say of it; the files with nothing in them passed over.
-    With *write*, each directory is first rid of the temporary files a
-    killed run left."""
+    And the files that could not be read or parsed, or whose contents are
+    unknown (a directory not listed). With *write*, each directory is first
+    rid of the temporary files a killed run left."""
     found: list[_File | Message] = []
+    unread: list[UnreadFile] = []
     cleaned: set[Path] = set()
     for source in source_files(paths):
         if source.not_followed:
             found.append(report.not_followed(source.path, source.not_followed))
         elif source.problem:
             found.append(report.cannot_migrate(source.path, source.problem))
+            unread += [UnreadFile(source.path, None, None)] if source.unseen else []
         else:
             target = Path(os.path.realpath(source.path))  # a symbolic link given: its file
             if write and target.parent not in cleaned:
                 remove_stale_temporaries(target.parent, TEMPORARY_MARK)
                 cleaned.add(target.parent)
             file = _read(source, target, settings)
-            if isinstance(file, Message) or _holds_something(file):
+            if isinstance(file, _Failed):
+                found.append(file.message)
+                unread.append(file.unread)
+            elif _holds_something(file):
                 found.append(file)
-    return found
+    return found, unread
 
 
-def _read(source: Source, target: Path, settings: Settings) -> _File | Message:
+def _read(source: Source, target: Path, settings: Settings) -> _File | _Failed:
     path = source.path
     try:
         stat_when_read = os.stat(target)
         text, migration, encoding = migrate_file(path, settings)
     except ParseError as error:
-        return report.cannot_migrate(f"{path}:{error.line}", error.message)
+        return _failed(path, error.line, error.message)
     except (OSError, UnicodeError) as error:
-        return report.cannot_migrate(path, error)
+        return _failed(path, None, error)
     return _File(path, target, stat_when_read, text, encoding, migration)
 
 
@@ -304,9 +341,17 @@ class _Lists:
     """The lists' matching over the files of a run, decided again whenever a
     note's options turn out not to be written."""
 
-    def __init__(self, files: list[_File], paths: list[str], alerts: Alerts | None) -> None:
+    def __init__(
+        self,
+        files: list[_File],
+        paths: list[str],
+        alerts: Alerts | None,
+        unread: list[UnreadFile],
+    ) -> None:
         self.notes, self.lists, self.list_directives = _found(file.migration for file in files)
-        self.docstrings = _docstrings(paths, self.lists)
+        self.docstrings, self.failed = _docstrings(paths, self.lists, unread)
+        #: The files that could not be read or parsed: what they may decide is held back.
+        self.unread = [*unread, *(failed.unread for failed in self.failed)]
         self.alerts = alerts
         #: The places (file, line) whose options or entries could not be written.
         self.unwritten: set[tuple[Path, int]] = set()
@@ -314,7 +359,12 @@ class _Lists:
 
     def _match(self) -> ListsOutcome:
         outcome = match_lists(
-            self.notes, self.lists, self.list_directives, self.unwritten, self.docstrings
+            self.notes,
+            self.lists,
+            self.list_directives,
+            self.unwritten,
+            self.docstrings,
+            self.unread,
         )
         if self.alerts is not None:
             add_alerts(outcome, self.notes, self.alerts)
@@ -351,7 +401,7 @@ def _migrate(
             messages.append(report.rewrote(shown))
             moved = migration.moved
         elif migration.text != file.text:
-            messages.append(report.diff(file.path, file.text, migration.text))
+            messages.append(report.diff(file.path, file.text, migration.text, migration.moved))
     except (NotRewritten, OSError, UnicodeError) as error:
         # Nothing of the plan is written there: not what was planned, nor
         # what would be planned there instead.

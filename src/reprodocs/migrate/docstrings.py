@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeGuard
 
+from reprodocs.migrate.model import ParseError
 from reprodocs.migrate.names import names_match
 from reprodocs.migrate.owners import docstring_owners
 
@@ -78,11 +79,12 @@ def docstrings(
 ) -> list[Docstring]:
     """The docstrings in *text* (the Python file *path*, the module
     *module*) of the *operations* (as a list names them: ``torch.nn.Conv1d``
-    is ``torch.nn.modules.conv.Conv1d``'s); [] if it cannot be parsed."""
+    is ``torch.nn.modules.conv.Conv1d``'s); :class:`ParseError` if this
+    Python cannot parse it (it may hold them: nothing of them is decided)."""
     try:
         tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return []
+    except (SyntaxError, ValueError) as error:
+        raise ParseError.of_python(error, text) from None
     owners = [
         (owner, named)
         for owner in docstring_owners(tree, module, package)

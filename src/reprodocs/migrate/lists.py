@@ -66,6 +66,9 @@ def hand_kept_list(rewriting: Rewriting, i: int) -> int | None:
         out.keep(i, end)
         return end + 1
     said = [s for s in spans if rewriting.line_number(s[0]) not in kept]
+    if not (said or remainder):  # no entry says any: the list stays as written
+        out.keep(i, end)
+        return end + 1
     indent = lines.leading(i)
     new: list[str] = []
     if not remainder:

@@ -8,7 +8,7 @@ became of each item, and why."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,8 +26,9 @@ from reprodocs.migrate.model import (
     ListItem,
     Options,
     Plan,
+    UnreadFile,
 )
-from reprodocs.migrate.names import kin, names_match
+from reprodocs.migrate.names import kin, names_match, operation_word
 from reprodocs.migrate.report import Report
 
 #: What this migration gives notes, by ``id``.
@@ -87,6 +88,7 @@ def match_lists(
     list_directives: int = 0,
     unwritten: Collection[Place] = (),
     docstrings: Mapping[str, Docstring] | None = None,
+    unread: Sequence[UnreadFile] = (),
 ) -> ListsOutcome:
     """Match the items of the hand-kept *lists* to the *notes*.
 
@@ -107,23 +109,23 @@ def match_lists(
     *unwritten* holds the places (file and line) where options or entries
     could not be written: their notes are matched to nothing (nor are
     their items to another form's), and those docstrings take no entry.
+
+    An item whose docstring or notes a file of *unread* may hold is held
+    back (:func:`held_by`): kept by hand, nothing of it written anywhere,
+    its notes not said to be in neither list.
     """
     usable = [note for note in notes if (note.path, note.line) not in unwritten]
     places = docstrings or {}
+    outcome = ListsOutcome(lists)
+    held = _hold_back(outcome, lists, notes, unread)
     open_items = [
         (item, found, _candidates(item, notes, places.get(item.operation), unwritten))
         for found in lists
         for item in found.items
+        if id(item) not in held
     ]
     assigned, matched = _match(open_items)
-    outcome = ListsOutcome(lists)
-    for item, found, candidates in open_items:
-        if id(item) in matched:
-            outcome.matched.append((item, matched[id(item)]))
-        elif _gets_entry(item, candidates, assigned):
-            _plan_entry(outcome, item, found, places.get(item.operation), unwritten)
-        else:
-            outcome.kept.append((item, found))
+    _place_items(outcome, open_items, (assigned, matched), places, unwritten)
     _plan_options(outcome, usable, assigned)
     for found in lists:
         _plan_list(outcome, found)
@@ -134,9 +136,70 @@ def match_lists(
     }
     _report_items(outcome, open_items, (assigned, matched), blocked, places)
     if lists or list_directives:
-        _report_unlisted(outcome, notes, assigned)
+        _report_unlisted(outcome, [note for note in notes if id(note) not in held], assigned)
     outcome.reports.sort(key=lambda report: (str(report.path), report.line))
     return outcome
+
+
+def held_by(operation: str, unread: Sequence[UnreadFile]) -> UnreadFile | None:
+    """The first file of *unread* that may document *operation*, in any
+    of its forms (:func:`~reprodocs.migrate.names.kin`): one whose text
+    holds its name, or that could not be read at all."""
+    word = operation_word(operation)
+    return next((file for file in unread if file.words is None or word in file.words), None)
+
+
+def _hold_back(
+    outcome: ListsOutcome,
+    lists: list[HandKeptList],
+    notes: list[FoundNote],
+    unread: Sequence[UnreadFile],
+) -> set[int]:
+    """Keep by hand each list an item of which a file of *unread* may
+    decide (:func:`held_by`), whole, saying why of each item: the list
+    stays as written, and a later run migrates it as a clean one would. The
+    ``id`` of those items and of their notes."""
+    held: set[int] = set()
+    for found in lists:
+        deciding = [
+            held_by(item.operation, unread) if item.operation else None for item in found.items
+        ]
+        first = next((file for file in deciding if file is not None), None)
+        if first is None:
+            continue
+        for item, file in zip(found.items, deciding, strict=True):
+            outcome.kept.append((item, found))
+            if file is not None:
+                message = __(
+                    "%s: kept by hand for now: %s could not be read or parsed, and may hold its "
+                    "docstring or a note on it (run migrate again once it can be)"
+                ) % (item.operation, file.location)
+            else:
+                message = __(
+                    "%s: kept by hand for now, as its whole list: %s could not be read or "
+                    "parsed (run migrate again once it can be)"
+                ) % (item.operation or item.text, first.location)
+            outcome.reports.append(Report(found.path, item.line, message, True, found.line))
+            held |= {id(item), *map(id, _candidates(item, notes, None))}
+    return held
+
+
+def _place_items(
+    outcome: ListsOutcome,
+    open_items: list[_OpenItem],
+    decided: tuple[_Assigned, _Matched],
+    docstrings: Mapping[str, Docstring],
+    unwritten: Collection[Place],
+) -> None:
+    """Each item matched to its note, given an entry, or kept by hand, as *decided*."""
+    assigned, matched = decided
+    for item, found, candidates in open_items:
+        if id(item) in matched:
+            outcome.matched.append((item, matched[id(item)]))
+        elif _gets_entry(item, candidates, assigned):
+            _plan_entry(outcome, item, found, docstrings.get(item.operation), unwritten)
+        else:
+            outcome.kept.append((item, found))
 
 
 def _candidates(

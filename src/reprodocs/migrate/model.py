@@ -182,6 +182,24 @@ class Migration:
         self.entries_added += other.entries_added
 
 
+@dataclass(frozen=True)
+class UnreadFile:
+    """A file of the run that could not be read or parsed (at *line*; None
+    for the file as a whole). Nothing that may depend on it is decided:
+    an item of the lists whose operation's docstring or note it may hold
+    stays in its list, kept by hand, until it can be read."""
+
+    path: Path
+    line: int | None
+    #: The names it may document, as :func:`~reprodocs.migrate.names.operation_words`
+    #: gives them; None where nothing of it could be read: anything may depend on it.
+    words: frozenset[str] | None
+
+    @property
+    def location(self) -> str:
+        return str(self.path) if self.line is None else f"{self.path}:{self.line}"
+
+
 class ParseError(Exception):
     """A file that cannot be read as reStructuredText or Python."""
 
@@ -189,3 +207,12 @@ class ParseError(Exception):
         super().__init__(message)
         self.line = line
         self.message = message
+
+    @classmethod
+    def of_python(cls, error: SyntaxError | ValueError, source: str) -> ParseError:
+        """What Python's parser said of *source*, at its line (a null byte,
+        which it does not locate, at the null byte's)."""
+        line = error.lineno if isinstance(error, SyntaxError) else None
+        if not line:
+            line = source.count("\n", 0, max(source.find("\0"), 0)) + 1
+        return cls(line, error.msg if isinstance(error, SyntaxError) else str(error))

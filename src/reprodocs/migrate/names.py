@@ -56,3 +56,20 @@ def _operation_key(name: str) -> tuple[str, str] | None:
         return None  # a private or special name (``__getitem__``)
     family = "nn" if name.startswith(_MODULES) else "torch"
     return family, _WORD_START.sub("_", last).lower()
+
+
+_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+def operation_words(text: str) -> frozenset[str]:
+    """The names *text* holds, each as every form of it is
+    (:func:`operation_word`): what a file that could not be parsed may document."""
+    return frozenset(map(operation_word, _WORD.findall(text)))
+
+
+def operation_word(name: str) -> str:
+    """What the forms of an operation's last name share, whatever names the
+    rest: snake case, without an in-place underscore (``index_add`` for
+    ``torch.Tensor.index_add_``, ``ctc_loss`` for ``torch.nn.CTCLoss``)."""
+    last = name.rpartition(".")[2].rstrip("_")
+    return _WORD_START.sub("_", last).lower()

@@ -67,13 +67,11 @@ def _parse(source: str) -> tuple[ast.Module, list[tokenize.TokenInfo]]:
     try:
         tree = ast.parse(source)
         tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
-    except SyntaxError as error:
-        raise ParseError(error.lineno or 1, error.msg) from None
     except tokenize.TokenError as error:
         message, (line, _) = error.args
         raise ParseError(line, message) from None
-    except ValueError as error:  # a null byte, before Python 3.12
-        raise ParseError(source.count("\n", 0, source.find("\0")) + 1, str(error)) from None
+    except (SyntaxError, ValueError) as error:
+        raise ParseError.of_python(error, source) from None
     return tree, tokens
 
 

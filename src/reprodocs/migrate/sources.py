@@ -34,11 +34,13 @@ TEMPORARY_MARK = ".reprodocs-migrate."
 class Source(NamedTuple):
     """A file found at or under the paths given: *problem* is why it cannot be
     migrated; *not_followed* says what a symbolic link found in a directory, and
-    left alone, points to."""
+    left alone, points to; *unseen*: what it holds is unknown (a directory
+    that could not be listed, a file that could not be looked at)."""
 
     path: Path
     problem: str | None = None
     not_followed: str | None = None
+    unseen: bool = False
 
 
 def source_files(paths: Iterable[str]) -> Iterator[Source]:
@@ -58,7 +60,7 @@ def source_files(paths: Iterable[str]) -> Iterator[Source]:
             yield Source(path, str(__("no such file or directory")))
             continue
         except OSError as error:
-            yield Source(path, error.strerror or str(error))
+            yield Source(path, error.strerror or str(error), unseen=True)
             continue
         if stat.S_ISDIR(mode):
             yield from _walk(path, roots)
@@ -107,7 +109,7 @@ def _walk(top: Path, roots: list[str]) -> Iterator[Source]:
             try:
                 mode = path.lstat().st_mode
             except OSError as error:
-                yield Source(path, error.strerror or str(error))
+                yield Source(path, error.strerror or str(error), unseen=True)
                 continue
             if stat.S_ISLNK(mode):
                 target = os.path.realpath(path)
@@ -122,7 +124,7 @@ def _walk(top: Path, roots: list[str]) -> Iterator[Source]:
 
 def _unlisted(errors: list[OSError], directory: Path) -> Iterator[Source]:
     for error in errors:
-        yield Source(Path(error.filename or directory), error.strerror or str(error))
+        yield Source(Path(error.filename or directory), error.strerror or str(error), unseen=True)
     errors.clear()
 
 
@@ -141,6 +143,15 @@ def read_source(path: Path) -> tuple[str, str]:
         return data.decode(encoding), encoding
     except UnicodeDecodeError as error:
         raise ParseError(data.count(b"\n", 0, error.start) + 1, str(error)) from None
+
+
+def read_leniently(path: Path) -> str | None:
+    """What can be read of a file that could not be read as a source: its
+    bytes decoded as UTF-8, whatever they are; None if none could be read."""
+    try:
+        return path.read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return None
 
 
 def migrate_source(path: Path, text: str, settings: Settings = DEFAULT_SETTINGS) -> Migration:

@@ -216,11 +216,12 @@ class Rewriting:
         self.found.notes.append(
             FoundNote(note_line, directive, operations, backend, affected_pass, {}, wording)
         )
-        options = list(self.plan.options.get(note_line, []))
-        if wording != self.wording:
-            options.append((WORDING_OPTION, wording))
+        # Its own options first, as a directive already there has them: the
+        # plan's, given now or by a later run, come after them alike.
+        options = [(WORDING_OPTION, wording)] if wording != self.wording else []
         if runtime_text:
             options.append((RUNTIME_TEXT_OPTION, runtime_text))
+        options += self.plan.options.get(note_line, [])
         indent = lines.leading(first)
         if (
             out.ends_in_text()
