@@ -378,11 +378,11 @@ def test_a_registry_that_cannot_be_read_exits_2(tree, capsys, registry, error):
 
 
 def test_an_unreadable_source_is_named_and_exits_2(tree, capsys):
-    (tree / "aten" / "gone.cpp").symlink_to(tree / "nowhere.cpp")
+    os.mkfifo(tree / "aten" / "pipe.cpp")  # read, it would block for ever
     status, out, err = check(capsys, "aten", "missing-dir", "--registry", ".")
     assert status == 2
     assert err.splitlines() == [
-        "aten/gone.cpp: cannot read it: No such file or directory",
+        "aten/pipe.cpp: cannot read it: not a regular file",
         "missing-dir: no such file or directory",
     ]
     assert "findings" in out.splitlines()[-1]  # the rest is still compared
@@ -429,14 +429,26 @@ def test_directories_skip_hidden_folders_and_other_files(tree):
 
 
 def test_a_binary_file_and_links_in_the_tree(tree, capsys):
-    """A binary file is read as bytes (a name in it still counts); a link
-    to a folder is not followed (a loop stays one); a looping file link
-    cannot be read, and says so."""
+    """A binary file is read as bytes (a name in it still counts). Links in
+    a directory are not followed, as migrate's (issue 40): one into the
+    tree is passed over (its file is scanned there); one elsewhere, one
+    leading nowhere and one that loops are said by name, on standard
+    error, and change no exit status."""
     (tree / "aten" / "kernel.so.cpp").write_bytes(b"\x7fELF\x00\xff\xfe" * 1000)
     (tree / "aten" / "loop").symlink_to(tree / "aten")
     (tree / "aten" / "self.cpp").symlink_to(tree / "aten" / "self.cpp")
+    (tree / "aten" / "gone.cpp").symlink_to(tree / "nowhere.cpp")
+    (tree / "aten" / "gone").symlink_to(tree / "nowhere")
+    (tree / "aten" / "again.cpp").symlink_to(tree / "aten" / "kernel.so.cpp")
+    (tree / "aten" / "tests.py").symlink_to(tree / "test" / "test_torch.py")
     status, out, err = check(capsys, "aten", "--registry", ".")
-    assert status == 2
-    assert err == "aten/self.cpp: cannot read it: Too many levels of symbolic links\n"
+    real = tree.resolve()
+    assert status == 1
+    assert err.splitlines() == [
+        f"aten/gone: not followed: a symbolic link to {real / 'nowhere'}, which does not exist",
+        f"aten/gone.cpp: not followed: a symbolic link to {real / 'nowhere.cpp'}, which does not exist",
+        "aten/self.cpp: not followed: a symbolic link that loops",
+        f"aten/tests.py: not followed: a symbolic link to {real / 'test/test_torch.py'}",
+    ]  # fmt: skip
     assert "Traceback" not in out + err
-    assert "in 5 files" in out.splitlines()[-1]  # aten/loop/ not scanned again
+    assert "in 5 files" in out.splitlines()[-1]  # neither aten/loop/ nor again.cpp again
