@@ -270,6 +270,63 @@ def test_github_escapes():
     assert escaped("a:b,c", property_value=True) == "a%3Ab%2Cc"
 
 
+def test_an_entry_of_the_registry_file_is_located_at_its_line(tree, capsys):
+    """An entry of the registry file has no docs: its findings are at its
+    file and line, in each format (issue 40)."""
+    entry = {**operation("torch.Tensor.resize_", "raises", [], ""), "docname": None, "uri": None}
+    entry["registry_file"] = {"path": "docs/registry.toml", "line": 7}
+    registry = {"version": 3, "project": "torch", "operations": [entry]}
+    (tree / "file.json").write_text(json.dumps(registry), encoding="utf-8")
+    _, out, _ = check(capsys, "torch", "--registry", "file.json")
+    assert findings(out)[WITHOUT_ALERT] == [
+        "docs/registry.toml:7: torch.Tensor.resize_ names no alert (:alert:)"
+    ]
+    _, out, _ = check(capsys, "torch", "--registry", "file.json", "--format", "json")
+    [found] = [f for f in json.loads(out)["findings"] if f["kind"] == WITHOUT_ALERT]
+    assert (found["path"], found["line"]) == ("docs/registry.toml", 7)
+    _, out, _ = check(capsys, "torch", "--registry", "file.json", "--format", "github")
+    assert "::error file=docs/registry.toml,line=7,title=check-alerts entry-without-alert::" in out
+
+
+@pytest.mark.parametrize("form", ["json", "github"])
+@pytest.mark.parametrize(
+    ("arguments", "error"),
+    [
+        (["aten", "--registry", "README.md"], "README.md: not JSON: "),
+        (["aten", "--registry", "missing.json"], "missing.json: cannot read it: "),
+        (["aten", "--registry", ".", "--config", "README.md"], "README.md: "),
+        (["aten", "missing-dir", "--registry", "."], "missing-dir: no such file or directory"),
+        (["aten"], "check-alerts: the following arguments are required: --registry"),
+        (["aten", "--registry"], "check-alerts: argument --registry: expected one argument"),
+    ],
+    ids=["not-json", "missing", "config", "source", "no-registry", "no-value"],
+)
+def test_every_outcome_is_a_whole_report(tree, capsys, form, arguments, error):
+    """JSON on standard output whatever happened, the errors in it; GitHub
+    annotations for the errors; status 2 (issue 40)."""
+    try:
+        status, out, _ = check(capsys, *arguments, "--format", form)
+    except SystemExit as exit_:  # argparse's, after the report
+        status, (out, _) = exit_.code, capsys.readouterr()
+    assert status == 2
+    if form == "json":
+        report = json.loads(out)
+        [said] = report["errors"]
+        assert said.startswith(error), said
+        assert set(report) == {
+            "version",
+            "errors",
+            "findings",
+            "ignored",
+            "unused_ignores",
+            "counts",
+        }
+    else:
+        said = out.splitlines()[0]
+        assert said.startswith(f"::error title=check-alerts error::{error}"), said
+        assert out.splitlines()[-1].startswith("check-alerts: ")
+
+
 PYPROJECT_RULES = """\
 [project]
 name = "torch"

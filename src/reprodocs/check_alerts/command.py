@@ -28,7 +28,7 @@ from reprodocs.check_alerts.ties import Tie, file_ties
 
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
 
 #: The files scanned in a directory: C, C++, CUDA, Objective-C++ and Python.
 SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".cu", ".cuh", ".mm")
@@ -103,7 +103,7 @@ def add_command(commands: Any) -> None:
             )
         ),
     )
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, usage_error=usage_error)
 
 
 def run(arguments: argparse.Namespace) -> int:
@@ -120,6 +120,26 @@ def run(arguments: argparse.Namespace) -> int:
     comparison = compare(scan.calls, scan.ties, entries, rules)
     counts = Counts(scan.files, len(scan.calls), len(scan.ties), len(entries))
     return report(arguments.format, comparison, counts, scan.errors)
+
+
+def usage_error(arguments: Sequence[str], message: str) -> None:
+    """A command line argparse rejects, reported in the format it asks for
+    (JSON, GitHub) where it asks for one; argparse then prints the usage on
+    standard error and exits with status 2."""
+    form = asked_format(arguments)
+    if form != "text":
+        report(form, None, Counts(0, 0, 0, 0), [__("check-alerts: %s") % message])
+
+
+def asked_format(arguments: Sequence[str]) -> str:
+    """The ``--format`` *arguments* ask for ("text" if none can be told): the last given."""
+    asked = "text"
+    for index, argument in enumerate(arguments):
+        name, equals, value = argument.partition("=")
+        if name == "--format":
+            value = value if equals else "".join(arguments[index + 1 : index + 2])
+            asked = value if value in FORMATS else asked
+    return asked
 
 
 def report(form: str, comparison: Comparison | None, counts: Counts, errors: list[str]) -> int:
