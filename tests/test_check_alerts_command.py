@@ -298,8 +298,9 @@ def test_an_entry_of_the_registry_file_is_located_at_its_line(tree, capsys):
         (["aten", "missing-dir", "--registry", "."], "missing-dir: no such file or directory"),
         (["aten"], "check-alerts: the following arguments are required: --registry"),
         (["aten", "--registry"], "check-alerts: argument --registry: expected one argument"),
+        (["aten", "--registry", ".", "--bogus"], "check-alerts: unrecognized arguments: --bogus"),
     ],
-    ids=["not-json", "missing", "config", "source", "no-registry", "no-value"],
+    ids=["not-json", "missing", "config", "source", "no-registry", "no-value", "unrecognized"],
 )
 def test_every_outcome_is_a_whole_report(tree, capsys, form, arguments, error):
     """JSON on standard output whatever happened, the errors in it; GitHub

@@ -8,6 +8,7 @@ import argparse
 import locale
 import sys
 from collections.abc import Sequence
+from gettext import gettext
 from typing import NoReturn, cast
 
 from sphinx.locale import init_console
@@ -55,7 +56,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     add_migrate(commands)
     add_check_alerts(commands)
-    arguments = parser.parse_args(argv)
+    arguments, unrecognized = parser.parse_known_args(argv)
+    if unrecognized:  # what parse_args does, the command's usage_error told first
+        message = gettext("unrecognized arguments: %s") % " ".join(unrecognized)
+        if (usage_error := getattr(arguments, "usage_error", None)) is not None:
+            usage_error(parser.arguments, message)
+        parser.error(message)
     return int(arguments.run(arguments))  # each command's add_command sets its run
 
 
