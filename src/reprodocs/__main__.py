@@ -8,12 +8,11 @@ import argparse
 import locale
 import sys
 from collections.abc import Sequence
-from gettext import gettext
 from typing import NoReturn, cast
 
 from sphinx.locale import init_console
 
-from reprodocs.base.i18n import CATALOG
+from reprodocs.base.i18n import CATALOG, __
 from reprodocs.base.paths import LOCALE_DIR
 from reprodocs.check_alerts.command import add_command as add_check_alerts
 from reprodocs.migrate.command import add_command as add_migrate
@@ -58,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     add_check_alerts(commands)
     arguments, unrecognized = parser.parse_known_args(argv)
     if unrecognized:  # what parse_args does, the command's usage_error told first
-        message = gettext("unrecognized arguments: %s") % " ".join(unrecognized)
+        message = __("unrecognized arguments: %s") % " ".join(unrecognized)
         if (usage_error := getattr(arguments, "usage_error", None)) is not None:
             usage_error(parser.arguments, message)
         parser.error(message)
