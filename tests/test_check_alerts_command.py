@@ -270,6 +270,64 @@ def test_github_escapes():
     assert escaped("a:b,c", property_value=True) == "a%3Ab%2Cc"
 
 
+def test_an_entry_of_the_registry_file_is_located_at_its_line(tree, capsys):
+    """An entry of the registry file has no docs: its findings are at its
+    file and line, in each format (issue 40)."""
+    entry = {**operation("torch.Tensor.resize_", "raises", [], ""), "docname": None, "uri": None}
+    entry["registry_file"] = {"path": "docs/registry.toml", "line": 7}
+    registry = {"version": 3, "project": "torch", "operations": [entry]}
+    (tree / "file.json").write_text(json.dumps(registry), encoding="utf-8")
+    _, out, _ = check(capsys, "torch", "--registry", "file.json")
+    assert findings(out)[WITHOUT_ALERT] == [
+        "docs/registry.toml:7: torch.Tensor.resize_ names no alert (:alert:)"
+    ]
+    _, out, _ = check(capsys, "torch", "--registry", "file.json", "--format", "json")
+    [found] = [f for f in json.loads(out)["findings"] if f["kind"] == WITHOUT_ALERT]
+    assert (found["path"], found["line"]) == ("docs/registry.toml", 7)
+    _, out, _ = check(capsys, "torch", "--registry", "file.json", "--format", "github")
+    assert "::error file=docs/registry.toml,line=7,title=check-alerts entry-without-alert::" in out
+
+
+@pytest.mark.parametrize("form", ["json", "github"])
+@pytest.mark.parametrize(
+    ("arguments", "error"),
+    [
+        (["aten", "--registry", "README.md"], "README.md: not JSON: "),
+        (["aten", "--registry", "missing.json"], "missing.json: cannot read it: "),
+        (["aten", "--registry", ".", "--config", "README.md"], "README.md: "),
+        (["aten", "missing-dir", "--registry", "."], "missing-dir: no such file or directory"),
+        (["aten"], "check-alerts: the following arguments are required: --registry"),
+        (["aten", "--registry"], "check-alerts: argument --registry: expected one argument"),
+        (["aten", "--registry", ".", "--bogus"], "check-alerts: unrecognized arguments: --bogus"),
+    ],
+    ids=["not-json", "missing", "config", "source", "no-registry", "no-value", "unrecognized"],
+)
+def test_every_outcome_is_a_whole_report(tree, capsys, form, arguments, error):
+    """JSON on standard output whatever happened, the errors in it; GitHub
+    annotations for the errors; status 2 (issue 40)."""
+    try:
+        status, out, _ = check(capsys, *arguments, "--format", form)
+    except SystemExit as exit_:  # argparse's, after the report
+        status, (out, _) = exit_.code, capsys.readouterr()
+    assert status == 2
+    if form == "json":
+        report = json.loads(out)
+        [said] = report["errors"]
+        assert said.startswith(error), said
+        assert set(report) == {
+            "version",
+            "errors",
+            "findings",
+            "ignored",
+            "unused_ignores",
+            "counts",
+        }
+    else:
+        said = out.splitlines()[0]
+        assert said.startswith(f"::error title=check-alerts error::{error}"), said
+        assert out.splitlines()[-1].startswith("check-alerts: ")
+
+
 PYPROJECT_RULES = """\
 [project]
 name = "torch"
@@ -378,11 +436,11 @@ def test_a_registry_that_cannot_be_read_exits_2(tree, capsys, registry, error):
 
 
 def test_an_unreadable_source_is_named_and_exits_2(tree, capsys):
-    (tree / "aten" / "gone.cpp").symlink_to(tree / "nowhere.cpp")
+    os.mkfifo(tree / "aten" / "pipe.cpp")  # read, it would block for ever
     status, out, err = check(capsys, "aten", "missing-dir", "--registry", ".")
     assert status == 2
     assert err.splitlines() == [
-        "aten/gone.cpp: cannot read it: No such file or directory",
+        "aten/pipe.cpp: cannot read it: not a regular file",
         "missing-dir: no such file or directory",
     ]
     assert "findings" in out.splitlines()[-1]  # the rest is still compared
@@ -429,14 +487,26 @@ def test_directories_skip_hidden_folders_and_other_files(tree):
 
 
 def test_a_binary_file_and_links_in_the_tree(tree, capsys):
-    """A binary file is read as bytes (a name in it still counts); a link
-    to a folder is not followed (a loop stays one); a looping file link
-    cannot be read, and says so."""
+    """A binary file is read as bytes (a name in it still counts). Links in
+    a directory are not followed, as migrate's (issue 40): one into the
+    tree is passed over (its file is scanned there); one elsewhere, one
+    leading nowhere and one that loops are said by name, on standard
+    error, and change no exit status."""
     (tree / "aten" / "kernel.so.cpp").write_bytes(b"\x7fELF\x00\xff\xfe" * 1000)
     (tree / "aten" / "loop").symlink_to(tree / "aten")
     (tree / "aten" / "self.cpp").symlink_to(tree / "aten" / "self.cpp")
+    (tree / "aten" / "gone.cpp").symlink_to(tree / "nowhere.cpp")
+    (tree / "aten" / "gone").symlink_to(tree / "nowhere")
+    (tree / "aten" / "again.cpp").symlink_to(tree / "aten" / "kernel.so.cpp")
+    (tree / "aten" / "tests.py").symlink_to(tree / "test" / "test_torch.py")
     status, out, err = check(capsys, "aten", "--registry", ".")
-    assert status == 2
-    assert err == "aten/self.cpp: cannot read it: Too many levels of symbolic links\n"
+    real = tree.resolve()
+    assert status == 1
+    assert err.splitlines() == [
+        f"aten/gone: not followed: a symbolic link to {real / 'nowhere'}, which does not exist",
+        f"aten/gone.cpp: not followed: a symbolic link to {real / 'nowhere.cpp'}, which does not exist",
+        "aten/self.cpp: not followed: a symbolic link that loops",
+        f"aten/tests.py: not followed: a symbolic link to {real / 'test/test_torch.py'}",
+    ]  # fmt: skip
     assert "Traceback" not in out + err
-    assert "in 5 files" in out.splitlines()[-1]  # aten/loop/ not scanned again
+    assert "in 5 files" in out.splitlines()[-1]  # neither aten/loop/ nor again.cpp again

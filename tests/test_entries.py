@@ -162,18 +162,49 @@ def test_a_name_two_operations_claim_is_a_located_warning(
 @pytest.mark.parametrize(
     ("toml", "warning"),
     [
-        ("[[entry]\n", "registry.toml: WARNING: not TOML: "),
-        ('[[entry]]\nop = "x"\nmode = "raises"\n', "registry.toml:1: WARNING: unknown option 'mode'"),
-        ('[[entry]]\nop = "x"\npass = "sideways"\n', 'registry.toml:1: WARNING: pass: "sideways" unknown'),
+        ("# entries\n\n[[entry]\n", "registry.toml:3: WARNING: not TOML: "),
+        ('[[entry]]\nop = "x"\n\n[[entry]]\nop = ', "registry.toml:5: WARNING: not TOML: "),
+        (b'# \xe9\n[[entry]]\nop = "x"\n', "registry.toml:1: WARNING: not UTF-8"),
+        ('[[entry]]\nop = "kept"\n\n[entries]\nop = "y"\n', "registry.toml:4: WARNING: unknown key 'entries'"),
+        ('[[entry]]\nop = "x"\nmode = "raises"\n', "registry.toml:1: WARNING: x is not in the registry: unknown option 'mode'"),
+        ('[[entry]]\nop = "x"\npass = "sideways"\n', 'registry.toml:1: WARNING: x is not in the registry: pass: "sideways" unknown'),
+        ('\n[[entry]]\nop = "x"\ndeterministic-algorithms = "raise"\n',
+         'registry.toml:2: WARNING: x is not in the registry: deterministic-algorithms: "raise" unknown'),
+        ('[[entry]]\nop = "x"\nalert = ""\n', "registry.toml:1: WARNING: x is not in the registry: alert: "),
         ('[[entry]]\nop = ""\n', "registry.toml:1: WARNING: an entry must name its operation (op)"),
     ],
+    ids=["not-toml", "not-toml-at-end", "not-utf-8", "unknown-key", "unknown-option", "pass",
+         "mode", "empty-alert", "no-op"],
 )  # fmt: skip
-def test_a_bad_registry_file_is_a_located_warning(build_entries, entries_project, toml, warning):
-    (entries_project / "registry.toml").write_text(toml, encoding="utf-8")
-    lines = warnings_of(build_entries())
+def test_a_bad_registry_file_is_a_warning_at_its_line(
+    build_entries, entries_project, toml, warning
+):
+    """At the file itself and its line, never a document's name (issue 40);
+    an entry with a wrong option is not in the registry, and is said so."""
+    registry = entries_project / "registry.toml"
+    registry.write_bytes(toml if isinstance(toml, bytes) else toml.encode())
+    app = build_entries()
+    lines = warnings_of(app)
     assert len(lines) == 1, lines
-    assert lines[0].startswith(str(entries_project / warning.partition(":")[0]))
-    assert warning.partition(":")[2].split(" WARNING: ")[1] in lines[0]
+    assert lines[0].startswith(f"{entries_project}/{warning}"), lines[0]
+    assert "[reprodocs.registry_file]" in lines[0] or not getattr(
+        app.config, "show_warning_types", 0
+    )
+    assert "x" not in {entry["name"] for entry in exported_index(app.outdir)["operations"]}
+
+
+def test_a_missing_registry_file_is_a_warning_at_the_setting(build_entries, entries_project):
+    (entries_project / "registry.toml").unlink()
+    [line] = warnings_of(build_entries())
+    assert line.startswith(f"{entries_project / 'conf.py'}:3: WARNING: ")
+    assert f"{entries_project / 'registry.toml'}: cannot read it: No such file" in line
+
+
+def test_an_entry_of_the_registry_file_is_exported_with_its_line(build_entries):
+    operations = exported_index(build_entries().outdir)["operations"]
+    written = {entry["name"]: entry["registry_file"] for entry in operations}
+    assert written.pop("torch.Tensor.resize_") == {"path": "registry.toml", "line": 3}
+    assert set(written.values()) == {None}
 
 
 def test_a_wrong_registry_file_setting_is_a_located_warning(build_entries):

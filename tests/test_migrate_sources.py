@@ -321,22 +321,38 @@ def test_symbolic_links_in_a_directory_are_not_followed(tmp_path, capsys, monkey
     tree, outside = Path("tree"), Path("outside")
     (tree / "sub").mkdir(parents=True)
     outside.mkdir()
+    real = tmp_path.resolve()
     for path in (tree / "sub/mine.py", outside / "theirs.py", outside / "also.py"):
         path.write_text(NOTED)
     (tree / "to_theirs.py").symlink_to("../outside/theirs.py")
     (tree / "to_outside").symlink_to("../outside", target_is_directory=True)
     (tree / "to_mine.py").symlink_to("sub/mine.py")  # migrated where it is
     (tree / "dangling.py").symlink_to("../nowhere.py")
+    # Leading nowhere, or looping, into the tree: said as well (issue 40),
+    # whatever their names.
+    (tree / "gone.py").symlink_to("sub/gone.py")
+    (tree / "gone").symlink_to("sub/gone", target_is_directory=True)
+    (tree / "sub/loop.rst").symlink_to("loop.rst")
+    (tree / "sub/a").symlink_to("b")
+    (tree / "sub/b").symlink_to("a")
+    nowhere = [
+        f"tree/dangling.py: not followed: a symbolic link to {real / 'nowhere.py'}, which does not exist",
+        f"tree/gone: not followed: a symbolic link to {real / 'tree/sub/gone'}, which does not exist",
+        f"tree/gone.py: not followed: a symbolic link to {real / 'tree/sub/gone.py'}, which does not exist",
+        "tree/sub/a: not followed: a symbolic link that loops",
+        "tree/sub/b: not followed: a symbolic link that loops",
+        "tree/sub/loop.rst: not followed: a symbolic link that loops",
+    ]  # fmt: skip
 
     status, out, err = run(capsys, "--write", "tree")
 
     assert status == migrate.NOTHING_TO_MIGRATE  # a report, not an error
     assert out == "rewrote tree/sub/mine.py\n"
-    real = tmp_path.resolve()
     assert err.splitlines() == [
-        f"tree/dangling.py: not followed: a symbolic link to {real / 'nowhere.py'}",
+        *nowhere[:3],
         f"tree/to_outside: not followed: a symbolic link to {real / 'outside'}",
         f"tree/to_theirs.py: not followed: a symbolic link to {real / 'outside/theirs.py'}",
+        *nowhere[3:],
     ]
     assert (tree / "sub/mine.py").read_text() == MIGRATED
     assert (outside / "theirs.py").read_text() == (outside / "also.py").read_text() == NOTED
@@ -344,10 +360,7 @@ def test_symbolic_links_in_a_directory_are_not_followed(tmp_path, capsys, monkey
 
     # Given with the directory it points into, a link's file is migrated there.
     status, out, err = run(capsys, "--write", "tree", "outside")
-    assert (status, err) == (
-        migrate.NOTHING_TO_MIGRATE,
-        f"tree/dangling.py: not followed: a symbolic link to {real / 'nowhere.py'}\n",
-    )
+    assert (status, err.splitlines()) == (migrate.NOTHING_TO_MIGRATE, nowhere)
     assert out == "rewrote outside/also.py\nrewrote outside/theirs.py\n"
 
 
@@ -448,7 +461,7 @@ def test_a_file_changed_while_it_is_migrated_is_left(tmp_path, capsys, monkeypat
 def test_what_is_not_a_readable_file_is_reported_without_a_traceback(tmp_path):
     # A named pipe would block a reader for ever; names too long, links that
     # loop: each a line naming it, and the run goes on. (In the directory, the
-    # link points into it, at nothing to migrate: it is passed over.)
+    # looping link is not followed, and said so, as any link there.)
     os.mkfifo(tmp_path / "pipe.rst")
     (tmp_path / "loop.py").symlink_to("loop.py")
     too_long = tmp_path / ("n" * 300 + ".rst")
@@ -468,6 +481,7 @@ def test_what_is_not_a_readable_file_is_reported_without_a_traceback(tmp_path):
         f"{tmp_path / 'pipe.rst'}: cannot migrate it: not a regular file",
         f"{tmp_path / 'loop.py'}: cannot migrate it: Too many levels of symbolic links",
         f"{too_long}: cannot migrate it: File name too long",
+        f"{tmp_path / 'loop.py'}: not followed: a symbolic link that loops",
         f"{tmp_path / 'pipe.rst'}: cannot migrate it: not a regular file",
     ]
     assert result.stdout == f"rewrote {tmp_path / 'notes.rst'}\n"

@@ -46,6 +46,7 @@ def test_json_export(build_notes):
         "listed_as": None,
         "alerts": [],
         "renders": True,
+        "registry_file": None,
     }
     # Every uri is a real page of the output, and its anchor a real id.
     for op in operations:

@@ -61,20 +61,31 @@ def test_a_bom_is_read(tmp_path):
     [
         ('deterministic-algorithms = "raises"', "an entry must name its operation (op)"),
         ('op = ""', "an entry must name its operation (op)"),
-        ('op = "x"\nmode = "raises"', "unknown option 'mode' (known: op, backend, pass"),
-        ('op = "x"\ndeterministic-algorithms = "sometimes"', 'deterministic-algorithms: "sometimes" unknown'),
-        ('op = "x"\npass = 2', "pass must be a string"),
-        ('op = "x"\nalert = [1]', "alert must be a string, or an array of strings"),
-        ('op = "x"\nalert = "a,,b"', "alert: a value is empty"),
-        ('op = "x"\nwhen = ["a"]', "when must be a string"),
+        ('op = "x"\nmode = "raises"', "x is not in the registry: unknown option 'mode' (known: op, backend, pass"),
+        ('op = "x"\ndeterministic-algorithms = "sometimes"', 'x is not in the registry: deterministic-algorithms: "sometimes" unknown'),
+        ('op = "x"\npass = 2', "x is not in the registry: pass must be a string"),
+        ('op = "x"\nalert = [1]', "x is not in the registry: alert must be a string, or an array of strings"),
+        ('op = "x"\nalert = "a,,b"', "x is not in the registry: alert: a value is empty"),
+        ('op = "x"\nwhen = ["a"]', "x is not in the registry: when must be a string"),
     ],
 )  # fmt: skip
 def test_a_wrong_entry_is_a_problem_at_its_line(tmp_path, entry, problem):
+    """An entry with a wrong option is left out, as a directive with one is;
+    the problem names its operation (issue 40)."""
     found = read(tmp_path, f'[[entry]]\nop = "first"\n\n[[entry]]\n{entry}\n')
     [(line, message)] = found.problems
     assert line == 4
     assert message.startswith(problem), message
-    assert found.entries[0].options == {"op": "first"}
+    assert [entry.options for entry in found.entries] == [{"op": "first"}]
+
+
+def test_each_wrong_option_of_an_entry_is_a_problem(tmp_path):
+    found = read(tmp_path, '[[entry]]\nop = "x"\npass = "up"\nmode = "raises"\n')
+    assert [message.partition(": ")[::2] for _, message in found.problems] == [
+        ("x is not in the registry", 'pass: "up" unknown; choose from "forward", "backward", or "both"'),
+        ("x is not in the registry", "unknown option 'mode' (known: op, backend, pass, deterministic-algorithms, when, aliases, listed-as, with, cases, alert)"),
+    ]  # fmt: skip
+    assert found.entries == []
 
 
 @pytest.mark.parametrize(
@@ -91,6 +102,7 @@ def test_a_wrong_file_is_a_problem(tmp_path, text, problem):
     found = read(tmp_path, text)
     assert found.entries == []
     assert next(message for _, message in found.problems).startswith(problem)
+    assert all(line >= 1 for line, _ in found.problems)  # located (issue 40)
 
 
 def test_a_missing_file_is_a_problem(tmp_path):

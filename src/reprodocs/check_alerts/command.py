@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from reprodocs.base.i18n import __
-from reprodocs.check_alerts.compare import Ignore, Located, compare
+from reprodocs.base.walk import files_under
+from reprodocs.check_alerts.compare import Comparison, Ignore, Located, compare
 from reprodocs.check_alerts.registry import RegistryError, registry_at
 from reprodocs.check_alerts.report import FORMATS, REPORTS, Counts
 from reprodocs.check_alerts.scan import PYTHON_SUFFIXES, AlertCall, file_alert_calls
@@ -27,7 +28,7 @@ from reprodocs.check_alerts.ties import Tie, file_ties
 
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
 
 #: The files scanned in a directory: C, C++, CUDA, Objective-C++ and Python.
 SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".cu", ".cuh", ".mm")
@@ -46,12 +47,13 @@ class ConfigError(ValueError):
 
 @dataclass
 class Scan:
-    """What the sources gave: the calls, the tests' ties, and the files
-    that could not be read (with why)."""
+    """What the sources gave: the calls, the tests' ties, the files that
+    could not be read (with why), and the links not followed."""
 
     calls: list[Located[AlertCall]] = field(default_factory=list)
     ties: list[Located[Tie]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
     files: int = 0
 
 
@@ -101,48 +103,87 @@ def add_command(commands: Any) -> None:
             )
         ),
     )
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, usage_error=usage_error)
 
 
 def run(arguments: argparse.Namespace) -> int:
+    """Compare, and print the report in the format asked: errors too, so
+    that a tool reading JSON gets JSON whatever happened."""
     try:
         rules = read_rules(arguments.config or nearest_pyproject(Path.cwd()))
         entries = registry_at(arguments.registry)
-    except (ConfigError, RegistryError) as error:
-        print(error, file=sys.stderr)
-        return 2
+    except (ConfigError, RegistryError) as error:  # nothing to compare against
+        return report(arguments.format, None, Counts(0, 0, 0, 0), [str(error)])
     scan = scan_sources(arguments.sources, sys.stderr)
-    for message in scan.errors:
-        print(message, file=sys.stderr)
+    for notice in scan.notices:
+        print(notice, file=sys.stderr)
     comparison = compare(scan.calls, scan.ties, entries, rules)
     counts = Counts(scan.files, len(scan.calls), len(scan.ties), len(entries))
-    sys.stdout.write(REPORTS[arguments.format](comparison, counts))
-    if scan.errors:
+    return report(arguments.format, comparison, counts, scan.errors)
+
+
+def usage_error(arguments: Sequence[str], message: str) -> None:
+    """A command line argparse rejects, reported in the format it asks for
+    (JSON, GitHub) where it asks for one; argparse then prints the usage on
+    standard error and exits with status 2."""
+    form = asked_format(arguments)
+    if form != "text":
+        report(form, None, Counts(0, 0, 0, 0), [__("check-alerts: %s") % message])
+
+
+def asked_format(arguments: Sequence[str]) -> str:
+    """The ``--format`` *arguments* ask for ("text" if none can be told): the last given."""
+    asked = "text"
+    for index, argument in enumerate(arguments):
+        name, equals, value = argument.partition("=")
+        if name == "--format":
+            value = value if equals else "".join(arguments[index + 1 : index + 2])
+            asked = value if value in FORMATS else asked
+    return asked
+
+
+def report(form: str, comparison: Comparison | None, counts: Counts, errors: list[str]) -> int:
+    """Print the report in the format *form* (*comparison* None: nothing
+    could be compared); the exit status: 2 when a file could not be read
+    (*errors*), else 1 when there are findings."""
+    if form == "text":
+        for error in errors:
+            print(error, file=sys.stderr)
+        if comparison is None:
+            return 2  # no counts: nothing was compared
+    sys.stdout.write(REPORTS[form](comparison or Comparison([], [], []), counts, errors))
+    if errors:
         return 2
-    return 1 if comparison.findings else 0
+    return 1 if comparison and comparison.findings else 0
 
 
-def source_files(paths: list[str], errors: list[str]) -> Iterator[Path]:
+def source_files(paths: list[str], scan: Scan) -> Iterator[Path]:
     """The files of *paths*: each file given, and each source file under a
-    directory given (symbolic links to directories not followed)."""
+    directory given, searched as migrate searches (:mod:`reprodocs.base.walk`:
+    links in a directory not followed, each passed over said in *scan*'s
+    notices; what cannot be read, in its errors)."""
+    roots = [os.path.realpath(name) for name in paths if os.path.isdir(name)]
     for name in paths:
         path = Path(name)
         if path.is_dir():
-            for root, directories, files in os.walk(path, onerror=lambda e: errors.append(
-                __("%s: cannot read it: %s") % (e.filename, e.strerror))):  # fmt: skip
-                directories[:] = sorted(d for d in directories if not d.startswith("."))
-                yield from (Path(root, f) for f in sorted(files) if f.endswith(SUFFIXES))
+            for met in files_under(path, SUFFIXES, roots):
+                if met.not_followed:
+                    scan.notices.append(__("%s: not followed: %s") % (met.path, met.not_followed))
+                elif met.problem:
+                    scan.errors.append(__("%s: cannot read it: %s") % (met.path, met.problem))
+                else:
+                    yield met.path
         elif path.exists():
             yield path
         else:
-            errors.append(__("%s: no such file or directory") % path)
+            scan.errors.append(__("%s: no such file or directory") % path)
 
 
 def scan_sources(paths: list[str], progress: TextIO) -> Scan:
     scan = Scan()
     shown = progress.isatty()
     last = time.monotonic()
-    for path in source_files(paths, scan.errors):
+    for path in source_files(paths, scan):
         try:
             data = path.read_bytes()
         except OSError as error:

@@ -62,8 +62,9 @@ class Ignore:
 
 @dataclass(frozen=True)
 class Finding:
-    """One disagreement: its kind, where (a source's file and line, or the
-    entry's docs with line None), and what about."""
+    """One disagreement: its kind, where (a source's file and line, an
+    entry's line in the registry file, or the entry's docs with line None),
+    and what about."""
 
     kind: str
     path: str
@@ -150,7 +151,7 @@ def stale(calls: list[Located[AlertCall]], entries: list[Entry]) -> Iterable[Fin
                 message = __(
                     "%s is documented to throw a RuntimeError, yet no source raises its alert %r"
                 ) % (entry.name, alert)
-                yield Finding(STALE, entry.docs, None, message, alert, entry.name, entry.docs)
+                yield Finding(STALE, *entry.location, message, alert, entry.name, entry.docs)
 
 
 def still_raised(calls: list[Located[AlertCall]], entries: list[Entry]) -> Iterable[Finding]:
@@ -184,7 +185,7 @@ def without_alert(ties: list[Located[Tie]], entries: list[Entry]) -> Iterable[Fi
         message = __("%s names no alert (:alert:)") % entry.name
         if tested:
             message += __("; its tests expect %s") % ", ".join(map(repr, tested))
-        yield Finding(WITHOUT_ALERT, entry.docs, None, message, None, entry.name, entry.docs)
+        yield Finding(WITHOUT_ALERT, *entry.location, message, None, entry.name, entry.docs)
 
 
 def matches(raised: AlertCall | Tie, alert: str) -> bool:

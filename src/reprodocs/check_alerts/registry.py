@@ -32,6 +32,15 @@ class Entry:
     docs: str  #: the entry's page and anchor (the JSON's uri), or its document
     alerts: tuple[str, ...] = ()
     aliases: tuple[str, ...] = field(default=())
+    #: An entry of the registry file: the file and the line it is written at.
+    file: str = ""
+    line: int | None = None
+
+    @property
+    def location(self) -> tuple[str, int | None]:
+        """Where a finding about the entry is: its line in the registry
+        file, or its docs (no line)."""
+        return (self.file, self.line) if self.file else (self.docs, None)
 
     @property
     def raises(self) -> bool:
@@ -50,6 +59,8 @@ def registry_at(path: Path) -> list[Entry]:
         return read_registry(path)
     if (path / JSON_NAME).is_file() or not (path / "conf.py").is_file():
         return read_registry(path / JSON_NAME)
+    # Built here: the registry file's path, relative to conf.py's folder, is
+    # made this folder's.
     with tempfile.TemporaryDirectory(prefix="reprodocs-registry-") as scratch:
         output, doctrees = Path(scratch, "html"), Path(scratch, "doctrees")
         # Its own process: conf.py and the extensions it loads run as in
@@ -66,12 +77,14 @@ def registry_at(path: Path) -> list[Entry]:
                 __("%s: the docs built write no %s (is reprodocs in their extensions?)")
                 % (path, JSON_NAME)
             )
-        return read_registry(output / JSON_NAME)
+        return read_registry(output / JSON_NAME, confdir=path)
 
 
-def read_registry(path: Path) -> list[Entry]:
+def read_registry(path: Path, confdir: Path | None = None) -> list[Entry]:
     """The entries of the registry at *path*; RegistryError if it cannot be
-    read (the message names the file and what is wrong)."""
+    read (the message names the file and what is wrong). The registry
+    file's path, relative to the docs' configuration folder, is joined to
+    *confdir* when it is known."""
     try:
         document = json.loads(path.read_bytes())
     except OSError as error:
@@ -84,10 +97,10 @@ def read_registry(path: Path) -> list[Entry]:
     operations = document.get("operations")
     if not isinstance(operations, list):
         raise RegistryError(__("%s: its operations are not a list") % path)
-    return [entry(path, index, operation) for index, operation in enumerate(operations)]
+    return [entry(path, index, operation, confdir) for index, operation in enumerate(operations)]
 
 
-def entry(path: Path, index: int, operation: Any) -> Entry:
+def entry(path: Path, index: int, operation: Any, confdir: Path | None = None) -> Entry:
     where = f"{path}: operations[{index}]"
     if not isinstance(operation, dict) or not isinstance(operation.get("name"), str | None):
         raise RegistryError(__("%s: not an operation") % where)
@@ -95,10 +108,28 @@ def entry(path: Path, index: int, operation: Any) -> Entry:
     aliases = operation.get("aliases") or []
     if not all(isinstance(name, str) for name in (*alerts, *aliases)):
         raise RegistryError(__("%s: its alerts and aliases must be strings") % where)
+    file, line = registry_file(operation.get("registry_file"), where)
     return Entry(
         name=operation["name"] or "",
         mode=operation.get("deterministic_algorithms") or "",
         docs=str(operation.get("uri") or operation.get("docname") or ""),
         alerts=tuple(alerts),
         aliases=tuple(aliases),
+        file=str(confdir / file) if confdir and file else file,
+        line=line,
     )
+
+
+def registry_file(written: object, where: str) -> tuple[str, int | None]:
+    """An entry's ``registry_file`` (absent before it was added): the file
+    and the line, or ("", None) for an entry written elsewhere."""
+    if written is None:
+        return "", None
+    if (
+        not isinstance(written, dict)
+        or not isinstance(written.get("path"), str)
+        or not written["path"]
+        or not isinstance(written.get("line"), int)
+    ):
+        raise RegistryError(__("%s: its registry_file must have a path and a line") % where)
+    return written["path"], written["line"]

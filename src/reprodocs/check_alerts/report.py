@@ -28,7 +28,7 @@ class Counts:
 
 
 def location(finding: Finding) -> str:
-    """A source's "path:line", or the entry's docs."""
+    """A source's or the registry file's "path:line", or the entry's docs."""
     return finding.path if finding.line is None else f"{finding.path}:{finding.line}"
 
 
@@ -38,7 +38,9 @@ def rule_text(rule: Ignore) -> str:
     return f"{rule.where}: {', '.join(globs)} ({rule.reason})"
 
 
-def text(comparison: Comparison, counts: Counts) -> str:
+def text(comparison: Comparison, counts: Counts, errors: list[str]) -> str:
+    """The findings, one a line, and the counts. The *errors* are not in
+    it: the command writes them on standard error, as compilers do."""
     lines = [f"{location(f)}: {f.kind}: {f.message}" for f in comparison.findings]
     lines += [
         __("%s: this ignore rule matched nothing") % rule_text(rule) for rule in comparison.unused
@@ -60,9 +62,13 @@ def text(comparison: Comparison, counts: Counts) -> str:
     return "\n".join(lines) + "\n"
 
 
-def as_json(comparison: Comparison, counts: Counts) -> str:
+def as_json(comparison: Comparison, counts: Counts, errors: list[str]) -> str:
+    """One JSON document, whatever happened: *errors* are the files that
+    could not be read (nothing compared when the registry or the
+    configuration is one of them)."""
     document = {
         "version": JSON_VERSION,
+        "errors": errors,
         "findings": [asdict(finding) for finding in comparison.findings],
         "ignored": [
             {**asdict(finding), "reason": rule.reason, "rule": rule.where}
@@ -80,8 +86,10 @@ def escaped(value: str, property_value: bool = False) -> str:
     return value.replace(":", "%3A").replace(",", "%2C") if property_value else value
 
 
-def github(comparison: Comparison, counts: Counts) -> str:
-    lines = []
+def github(comparison: Comparison, counts: Counts, errors: list[str]) -> str:
+    """An annotation for each finding (on its line where it has one) and
+    each error, a warning for each unused rule, and the counts."""
+    lines = [f"::error title={escaped('check-alerts error', True)}::{escaped(e)}" for e in errors]
     for finding in comparison.findings:
         properties = [f"title={escaped('check-alerts ' + finding.kind, True)}"]
         if finding.line is not None:
@@ -92,7 +100,7 @@ def github(comparison: Comparison, counts: Counts) -> str:
         lines.append(f"::error {','.join(properties)}::{escaped(message)}")
     for rule in comparison.unused:
         lines.append(f"::warning title=check-alerts::{escaped(rule_text(rule))}")
-    return "\n".join([*lines, text(comparison, counts).splitlines()[-1]]) + "\n"
+    return "\n".join([*lines, text(comparison, counts, []).splitlines()[-1]]) + "\n"
 
 
 REPORTS = {"text": text, "json": as_json, "github": github}

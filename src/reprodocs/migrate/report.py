@@ -171,8 +171,9 @@ def source_not_read(said: str) -> Message:
     return Message(f"{said}\n", FILE_ERROR)
 
 
-def not_followed(path: Path, target: str) -> Message:
-    return Message(__("%s: not followed: a symbolic link to %s") % (path, target) + "\n")
+def not_followed(path: Path, link: str) -> Message:
+    """A symbolic link passed over: *link* says what it is (:mod:`reprodocs.base.walk`)."""
+    return Message(__("%s: not followed: %s") % (path, link) + "\n")
 
 
 def at_line(path: Path, line: int, message: str, status: int) -> Message:

@@ -14,10 +14,10 @@ import sys
 import tokenize
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import NamedTuple
 
 from reprodocs.base.files import replace_file
 from reprodocs.base.i18n import __
+from reprodocs.base.walk import Met, files_under
 from reprodocs.migrate.model import Migration, ParseError
 from reprodocs.migrate.owners import module_name
 from reprodocs.migrate.python import migrate_python
@@ -31,16 +31,10 @@ SUFFIXES = (".rst", ".py")
 TEMPORARY_MARK = ".reprodocs-migrate."
 
 
-class Source(NamedTuple):
-    """A file found at or under the paths given: *problem* is why it cannot be
-    migrated; *not_followed* says what a symbolic link found in a directory, and
-    left alone, points to; *unseen*: what it holds is unknown (a directory
-    that could not be listed, a file that could not be looked at)."""
-
-    path: Path
-    problem: str | None = None
-    not_followed: str | None = None
-    unseen: bool = False
+#: A file found at or under the paths given: *problem* is why it cannot be
+#: migrated; *not_followed* says what a symbolic link found in a directory,
+#: and left alone, is; *unseen*: what it holds is unknown.
+Source = Met
 
 
 def source_files(paths: Iterable[str]) -> Iterator[Source]:
@@ -48,8 +42,9 @@ def source_files(paths: Iterable[str]) -> Iterator[Source]:
     the reason it cannot be used, if any. Hidden directories and
     ``__pycache__`` are not entered. In a directory, a symbolic link is not
     followed: the file it points to is found where it is, if it is under one of
-    the directories given, or else the link is reported as not followed. A
-    symbolic link given as a path is followed."""
+    the directories given, or else the link is reported as not followed
+    (:func:`reprodocs.base.walk.files_under`). A symbolic link given as a path
+    is followed."""
     paths = list(paths)
     roots = [os.path.realpath(name) for name in paths if os.path.isdir(name)]
     for name in paths:
@@ -63,69 +58,13 @@ def source_files(paths: Iterable[str]) -> Iterator[Source]:
             yield Source(path, error.strerror or str(error), unseen=True)
             continue
         if stat.S_ISDIR(mode):
-            yield from _walk(path, roots)
+            yield from files_under(path, SUFFIXES, roots)
         elif path.suffix not in SUFFIXES:
             yield Source(path, str(__("not a .rst or .py file")))
         elif not stat.S_ISREG(mode):
-            yield Source(path, "not a regular file")
+            yield Source(path, str(__("not a regular file")))
         else:
             yield Source(path)
-
-
-def _skipped(name: str) -> bool:
-    """A directory the walk does not enter."""
-    return name.startswith(".") or name == "__pycache__"
-
-
-def _walked(target: str, roots: list[str], directory: bool) -> bool:
-    """The walk of one of the directories *roots* (real paths) reaches the
-    real path *target*, a directory or a file, on its own."""
-    for root in roots:
-        try:
-            relative = os.path.relpath(target, root)
-        except ValueError:  # on another drive
-            continue
-        if relative == os.curdir and directory:
-            return True
-        parts = relative.split(os.sep)
-        if parts[0] == os.pardir or relative == os.curdir:
-            continue
-        folders = parts if directory else parts[:-1]
-        if not any(_skipped(part) for part in folders) and (
-            directory or parts[-1].endswith(SUFFIXES)
-        ):
-            return True
-    return False
-
-
-def _walk(top: Path, roots: list[str]) -> Iterator[Source]:
-    errors: list[OSError] = []  # directories os.walk could not list
-    for directory, subdirectories, files in os.walk(top, onerror=errors.append):
-        yield from _unlisted(errors, Path(directory))
-        subdirectories[:] = sorted(d for d in subdirectories if not _skipped(d))
-        links = [d for d in subdirectories if os.path.islink(os.path.join(directory, d))]
-        for name in sorted([*links, *(f for f in files if f.endswith(SUFFIXES))]):
-            path = Path(directory, name)
-            try:
-                mode = path.lstat().st_mode
-            except OSError as error:
-                yield Source(path, error.strerror or str(error), unseen=True)
-                continue
-            if stat.S_ISLNK(mode):
-                target = os.path.realpath(path)
-                if not _walked(target, roots, os.path.isdir(target)):
-                    yield Source(path, not_followed=target)
-            elif not stat.S_ISREG(mode):
-                yield Source(path, "not a regular file")
-            else:
-                yield Source(path)
-    yield from _unlisted(errors, top)
-
-
-def _unlisted(errors: list[OSError], directory: Path) -> Iterator[Source]:
-    for error in errors:
-        yield Source(Path(error.filename or directory), error.strerror or str(error), unseen=True)
-    errors.clear()
 
 
 def read_source(path: Path) -> tuple[str, str]:

@@ -29,6 +29,7 @@ from reprodocs.notes.registry_file import load_registry_file
 from reprodocs.notes.rendering import forget_wording
 from reprodocs.notes.rereading import reread_when_wording_changes
 from reprodocs.notes.runtime_text import check_runtime_texts
+from reprodocs.notes.unread import UnreadNotes
 from reprodocs.notes.wording import (
     DEFAULT_REPRODUCIBILITY_DOC,
     DEFAULT_SET,
@@ -69,6 +70,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_domain(ReproducibilityDomain)
     for directive in NOTE_DIRECTIVE_CLASSES:
         app.add_directive(directive.directive_name, directive)
+    # Those docutils could not read (a wrong option): not in the registry, said so
+    app.add_transform(UnreadNotes)
     # The only/ifconfig conditions each note is shown under
     app.connect("doctree-read", record_conditions)
     # Notes across pages that repeat or contradict each other, on every build

@@ -33,6 +33,7 @@ from reprodocs.notes.parsing import (
 )
 from reprodocs.notes.rendering import parsed_wording, rendered_lines
 from reprodocs.notes.runtime_text import record_note_text
+from reprodocs.notes.unread import warn_options_at_own_indent
 from reprodocs.notes.wording import rst_escape, wording_of
 
 if TYPE_CHECKING:
@@ -76,6 +77,8 @@ class NondeterministicDirective(SphinxDirective):
         preset = {"backend": self.preset.backend, "pass": self.preset.affected_pass}
         options = {**preset, **self.options}
         note = self.note(options)
+        if warn_options_at_own_indent(self, note):
+            return note, False, options
         if earlier := notes_domain(self.env).add_note(note):
             self.warn_duplicate(note, earlier)
             return note, False, options

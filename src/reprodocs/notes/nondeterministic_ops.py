@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
@@ -86,6 +87,9 @@ class Entry(NamedTuple):
     #: The name the lists show where it is not :attr:`name`, and where it is documented.
     listed_as: str = ""
     listed_target: Target = Target("", "", "")
+    #: For an entry of the registry file: the file (relative to the
+    #: configuration folder, with "/") and the line of its ``[[entry]]``.
+    registry_file: tuple[str, int] | None = None
 
     @property
     def label(self) -> str:
@@ -179,9 +183,17 @@ def collect(app: Sphinx, env: BuildEnvironment) -> dict[Entry, Note]:
             listed_as=listed_as,
             # Where the listed name is documented; else the operation's place.
             listed_target=documented_at(env, listed_as) or target,
+            registry_file=None if note.docname else registry_file_line(app, note),
         )
         entries[entry] = note
     return {entry: entries[entry] for entry in sorted(entries, key=lambda e: (e.label, *e))}
+
+
+def registry_file_line(app: Sphinx, note: Note) -> tuple[str, int]:
+    """Where an entry of the registry file is written: the file relative to
+    the configuration folder (the path conf.py gives, whichever machine
+    builds), and its line."""
+    return Path(os.path.relpath(note.source, app.confdir)).as_posix(), note.line
 
 
 def documented_at(env: BuildEnvironment, name: str) -> Target | None:
@@ -281,6 +293,7 @@ def export_json(app: Sphinx, exception: Exception | None) -> None:
                 "listed_as": entry.listed_as or None,
                 "alerts": list(entry.alerts),
                 "renders": entry.renders,
+                "registry_file": registry_file_key(entry),
             }
             for entry in entries
         ],
@@ -295,6 +308,14 @@ def export_json(app: Sphinx, exception: Exception | None) -> None:
         unchanged = False
     if not unchanged:
         replace_file(path, text)
+
+
+def registry_file_key(entry: Entry) -> dict[str, object] | None:
+    """Where an entry of the registry file is written; None for another entry."""
+    if entry.registry_file is None:
+        return None
+    path, line = entry.registry_file
+    return {"path": path, "line": line}
 
 
 def output_uri(builder: StandaloneHTMLBuilder, entry: Entry) -> str:

@@ -114,6 +114,36 @@ def myst_text_after_name(directive: SphinxDirective) -> tuple[str | None, int]:
     return None, 0
 
 
+#: A field-list line: ``:name: value`` at the start of the line.
+_FIELD = re.compile(r"^:([A-Za-z0-9][\w.-]*):(?:\s+(.*))?$")
+
+
+def options_at_own_indent(directive: SphinxDirective, names: tuple[str, ...]) -> dict[str, str]:
+    """Options of *names* written below *directive* at its own indent (the
+    page then shows them as a field list, and docutils says only "Explicit
+    markup ends without a blank line"): each field of the lines that follow
+    the directive's block, blank lines aside, as name and value; {} when
+    they name none of *names*.
+
+    docutils documents no way to the lines after a directive: its state
+    machine's ``input_lines`` and ``line_offset`` (the last line of the
+    directive's block while it runs) are public attributes, read as they
+    are. Other parsers (MyST) write no options at an indent.
+    """
+    machine = directive.state_machine
+    if not isinstance(directive.state, RSTState) or machine.input_lines is None:
+        return {}
+    fields: dict[str, str] = {}
+    for line in machine.input_lines[machine.line_offset + 1 :]:
+        if not line.strip() and not fields:
+            continue
+        match = _FIELD.match(line)
+        if match is None:
+            break
+        fields.setdefault(match.group(1), (match.group(2) or "").strip())
+    return fields if any(name in names for name in fields) else {}
+
+
 def enclosing_object(directive: SphinxDirective) -> str:
     """The name of the object description *directive* is in, as its
     domain keeps it while the description's content is read, or "".

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from reprodocs.base.i18n import __
-from reprodocs.base.report import checked_setting, warn
+from reprodocs.base.report import checked_setting, setting_location, warn
 from reprodocs.base.vocabulary import (
     ENTRY_DIRECTIVE,
     ENTRY_DIRECTIVES,
@@ -56,7 +56,7 @@ class FileEntry:
 @dataclass
 class RegistryFile:
     """What a registry file holds: its entries, and what is wrong in it,
-    each as (line, message); line 0 for the whole file."""
+    each as (line, message); line 0 for a file that cannot be read."""
 
     entries: list[FileEntry] = field(default_factory=list)
     problems: list[tuple[int, str]] = field(default_factory=list)
@@ -66,45 +66,73 @@ def read_registry_file(path: Path) -> RegistryFile:
     """The entries of the file at *path*; a file that cannot be read is one problem."""
     found = RegistryFile()
     try:
-        text = path.read_bytes().decode("utf-8-sig")
-        document = tomllib.loads(text)
+        data = path.read_bytes()
     except OSError as error:
         found.problems.append((0, __("cannot read it: %s") % error.strerror))
         return found
-    except UnicodeDecodeError:
-        found.problems.append((0, __("not UTF-8")))
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        found.problems.append((data.count(b"\n", 0, error.start) + 1, __("not UTF-8")))
         return found
+    try:
+        document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        found.problems.append((0, __("not TOML: %s") % error))
+        found.problems.append((error_line(error, text), __("not TOML: %s") % error))
         return found
     lines = [text.count("\n", 0, match.start()) + 1 for match in _HEADER.finditer(text)]
     tables = document.pop(TABLE, [])
     for key in document:
         found.problems.append(
-            (0, __("unknown key %r (the entries are [[%s]] tables)") % (key, TABLE))
+            (
+                key_line(text, key),
+                __("unknown key %r (the entries are [[%s]] tables)") % (key, TABLE),
+            )
         )
     if not isinstance(tables, list):
-        found.problems.append((0, __("%r must be an array of tables ([[%s]])") % (TABLE, TABLE)))
+        problem = __("%r must be an array of tables ([[%s]])") % (TABLE, TABLE)
+        found.problems.append((key_line(text, TABLE), problem))
         return found
     for index, table in enumerate(tables):
-        line = lines[index] if index < len(lines) else 0
+        line = lines[index] if index < len(lines) else key_line(text, TABLE)
         entry = read_entry(table, line, found.problems)
         if entry is not None:
             found.entries.append(entry)
     return found
 
 
+def error_line(error: tomllib.TOMLDecodeError, text: str) -> int:
+    """The line a TOML error is on: its ``lineno`` (Python 3.14), else the
+    line its message names ("at line 3, column 5"), else the last line
+    ("at end of document")."""
+    line = getattr(error, "lineno", None)
+    if isinstance(line, int):
+        return line
+    said = re.search(r"at line (\d+)", str(error))
+    return int(said.group(1)) if said else text.count("\n") + 1
+
+
+def key_line(text: str, key: str) -> int:
+    """The line where the top-level *key* is written (as ``key =`` or as a
+    table's header); 1 if it cannot be told (a dotted or quoted key)."""
+    written = re.compile(rf"^[ \t]*(?:\[+[ \t]*)?{re.escape(key)}[ \t]*[=\].]", re.MULTILINE)
+    match = written.search(text)
+    return text.count("\n", 0, match.start()) + 1 if match else 1
+
+
 def read_entry(table: object, line: int, problems: list[tuple[int, str]]) -> FileEntry | None:
-    """One entry, or None when it cannot be one (each reason a problem);
-    a wrong option is left out, as in a directive."""
+    """One entry, or None when it cannot be one, each reason a problem. As
+    in a directive, an entry with a wrong option is not in the registry:
+    its problems say so, naming its operation."""
     if not isinstance(table, dict):
         problems.append((line, __("an entry must be a table")))
         return None
     options: dict[str, Any] = {}
+    wrong: list[str] = []
     for key, value in table.items():
         if key not in ENTRY_OPTIONS:
             known = ", ".join(ENTRY_OPTIONS)
-            problems.append((line, __("unknown option %r (known: %s)") % (key, known)))
+            wrong.append(__("unknown option %r (known: %s)") % (key, known))
             continue
         text = option_text(key, value)
         if text is None:
@@ -113,16 +141,25 @@ def read_entry(table: object, line: int, problems: list[tuple[int, str]]) -> Fil
                 if key in SEVERAL_VALUES
                 else __("%s must be a string")
             )
-            problems.append((line, message % key))
+            wrong.append(message % key)
             continue
         try:
             options[key] = CONVERTERS.get(key, single_line)(text)
         except ValueError as error:
-            problems.append((line, f"{key}: {error}"))
-    if not options.get("op"):
+            wrong.append(f"{key}: {error}")
+    operation = options.get("op")
+    if not operation:
+        problems += [(line, problem) for problem in wrong]
         problems.append((line, __("an entry must name its operation (op)")))
         return None
-    return FileEntry(line, options)
+    problems += [(line, left_out(operation, problem)) for problem in wrong]
+    return None if wrong else FileEntry(line, options)
+
+
+def left_out(operation: str, reason: str) -> str:
+    """The problem *reason* of an entry of *operation*, which it leaves out
+    of the registry."""
+    return __("%s is not in the registry: %s") % (operation, reason)
 
 
 def option_text(key: str, value: object) -> str | None:
@@ -143,7 +180,8 @@ def load_registry_file(app: Sphinx) -> None:
     """``builder-inited``, so on every build: the registry file's entries, in
     the environment (each build reads the file anew: an edit to it changes the
     index, whose pages are then written again, and nothing is re-read). Each
-    problem is a warning at the file and its entry's line."""
+    problem is a warning at the file and its line; a file that cannot be
+    read, at the setting in conf.py."""
     name = checked_setting(
         app, SETTING, lambda value: value is None or isinstance(value, str), __("a path"), None
     )
@@ -154,7 +192,10 @@ def load_registry_file(app: Sphinx) -> None:
     path = Path(app.confdir, name)
     found = read_registry_file(path)
     for line, problem in found.problems:
-        warn("registry_file", "%s", problem, location=f"{path}:{line}" if line else str(path))
+        if line:
+            warn("registry_file", "%s", problem, location=f"{path}:{line}")
+        else:  # a file that cannot be read has no line: where conf.py names it
+            warn("registry_file", "%s: %s", path, problem, location=setting_location(app, SETTING))
     default = ENTRY_DIRECTIVES[ENTRY_DIRECTIVE]
     for entry in found.entries:
         options = entry.options
