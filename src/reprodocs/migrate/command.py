@@ -31,6 +31,7 @@ from reprodocs.migrate.model import (
 from reprodocs.migrate.names import names_match, operation_words
 from reprodocs.migrate.owners import module_name
 from reprodocs.migrate.report import Message
+from reprodocs.migrate.runtime_text import listings
 from reprodocs.migrate.settings import DEFAULT_WORDING, Settings
 from reprodocs.migrate.sources import (
     TEMPORARY_MARK,
@@ -349,6 +350,8 @@ class _Lists:
         unread: list[UnreadFile],
     ) -> None:
         self.notes, self.lists, self.list_directives = _found(file.migration for file in files)
+        #: The files holding list directives whose content is what help() shows.
+        self.runtime_lists = [file.path for file in files if file.migration.runtime_lists]
         self.docstrings, self.failed = _docstrings(paths, self.lists, unread)
         #: The files that could not be read or parsed: what they may decide is held back.
         self.unread = [*unread, *(failed.unread for failed in self.failed)]
@@ -368,6 +371,12 @@ class _Lists:
         )
         if self.alerts is not None:
             add_alerts(outcome, self.notes, self.alerts)
+        # The lists' content (what help() shows) in line with the registry;
+        # not while a file that could not be read may hold some of it.
+        if self.runtime_lists and not self.unread:
+            listed = listings(self.notes, outcome.plans)
+            for path in self.runtime_lists:
+                outcome.plan(path).listed = listed
         return outcome
 
     def plan(self, path: Path) -> Plan | None:

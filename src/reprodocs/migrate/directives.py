@@ -17,10 +17,12 @@ from reprodocs.base.vocabulary import (
 from reprodocs.migrate.model import (
     ALGORITHMS_OPTION,
     BACKEND_OPTION,
+    FORMAT_OPTION,
     OP_OPTION,
     PASS_OPTION,
     FoundNote,
 )
+from reprodocs.migrate.runtime_text import refreshed
 from reprodocs.migrate.text import Lines, ListDirectiveSeen, Rewriting, indent_of, option_lines
 
 _NOTE_DIRECTIVE = re.compile(r"\.\.\s+(" + "|".join(ENTRY_DIRECTIVES) + r")::(?:\s|$)")
@@ -89,13 +91,28 @@ def list_directive(rewriting: Rewriting, i: int) -> int | None:
     lines = rewriting.lines
     if not _LIST_DIRECTIVE.match(lines.stripped(i)) or not lines.starts_block(i):
         return None
-    options, last, _ = directive_options(lines, i)
-    last = content_end(lines, i, last)  # its items as help() shows them, kept
+    options, options_last, _ = directive_options(lines, i)
+    last = content_end(lines, i, options_last)  # its items as help() shows them
     kind = options.get(ALGORITHMS_OPTION, "").lower()
-    if kind in DETERMINISTIC_ALGORITHMS:
-        rewriting.found.list_directives += 1
-        rewriting.list_directive = ListDirectiveSeen(i, last, lines.indents[i], kind)
-    rewriting.out.keep(i, last)
+    if kind not in DETERMINISTIC_ALGORITHMS:
+        rewriting.out.keep(i, last)
+        return last + 1
+    rewriting.found.list_directives += 1
+    rewriting.list_directive = ListDirectiveSeen(i, last, lines.indents[i], kind)
+    # Its content in line with the registry, where nothing but its kind
+    # chooses its items (migrate does not filter by backend or pass).
+    first = lines.next_non_blank(options_last + 1)
+    new = None
+    if last > options_last and set(options) <= {ALGORITHMS_OPTION, FORMAT_OPTION}:
+        rewriting.found.runtime_lists += 1
+        expected = rewriting.plan.listed.get(kind)
+        content = lines.contents[first : last + 1]
+        new = refreshed(content, expected) if expected is not None else None
+    if new is None:
+        rewriting.out.keep(i, last)
+    else:
+        rewriting.out.keep(i, first - 1)
+        rewriting.out.emit(new, last)
     return last + 1
 
 
@@ -103,7 +120,9 @@ def content_end(lines: Lines, i: int, last: int) -> int:
     """The last line of the content of the directive on line *i* whose
     options end on line *last* (*last* without content)."""
     j = lines.next_non_blank(last + 1)
-    while j < len(lines) and j > last + 1 and lines.indents[j] > lines.indents[i]:
+    if j == last + 1:  # content follows a blank line
+        return last
+    while j < len(lines) and lines.indents[j] > lines.indents[i]:
         last = j
         j = lines.next_non_blank(j + 1)
     return last

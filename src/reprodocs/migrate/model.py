@@ -150,9 +150,13 @@ class Plan:
     kept: dict[int, list[int]] = field(default_factory=dict)
     entries: dict[int, list[Options]] = field(default_factory=dict)
     item_entries: dict[int, Options] = field(default_factory=dict)
+    #: The items each list generates (by its kind), as the registry migrate
+    #: reads says them: the name shown and its listing. A list directive's
+    #: content, what help() shows, is brought in line with them.
+    listed: dict[str, list[tuple[str, Listing]]] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
-        return bool(self.options or self.kept or self.entries or self.item_entries)
+        return bool(self.options or self.kept or self.entries or self.item_entries or self.listed)
 
 
 @dataclass
@@ -166,6 +170,8 @@ class Migration:
     lists: list[HandKeptList] = field(default_factory=list)
     #: How many list directives filtered by ``:deterministic-algorithms:`` it has.
     list_directives: int = 0
+    #: How many of those carry their items as content (what help() shows).
+    runtime_lists: int = 0
     #: Where the lines of the file went in the new text, by line number (a
     #: line replaced: the first of its replacement).
     moved: dict[int, int] = field(default_factory=dict)
@@ -178,6 +184,7 @@ class Migration:
         self.notes += other.notes
         self.lists += other.lists
         self.list_directives += other.list_directives
+        self.runtime_lists += other.runtime_lists
         self.moved.update(other.moved)
         self.entries_added += other.entries_added
 
