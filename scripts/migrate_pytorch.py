@@ -32,15 +32,26 @@ item's operation with its list's mode. It exits with 1 when migrate did
 not exit with 0, when an item is kept by hand, when a note in neither list
 or a description given an entry differs, when an item of a list is lost,
 changed or not linked to its operation, or when the JSON misses one.
+
+Then what ``help()`` shows (issue 39), read in a fresh interpreter that
+cannot import reprodocs, from the original package and from the copy:
+every note's sentences of every docstring of torch, torch.nn,
+torch.nn.functional and torch.Tensor, and every item of the lists. It also
+exits with 1 when one is lost, when the migrated build warns that what
+help() shows is stale (``reprodocs.runtime-text``), or when a second
+``migrate --write`` rewrites a file; and prints the diff's size (files,
+lines added and removed).
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import inspect
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -120,16 +131,107 @@ def copy_package(source: Path, target: Path) -> None:
     shutil.copytree(source, target, copy_function=copy)
 
 
-def build(site: Path, pythonpath: Path | None) -> Path:
+def with_path(pythonpath: Path | None) -> dict[str, str]:
+    """The environment, *pythonpath* first on Python's path."""
     env = dict(os.environ)
     if pythonpath is not None:
         env["PYTHONPATH"] = os.pathsep.join(
             [str(pythonpath), *filter(None, [env.get("PYTHONPATH")])]
         )
+    return env
+
+
+def build(site: Path, pythonpath: Path | None) -> Path:
+    """Build *site*; its warnings about what help() shows are printed, and
+    counted in the file ``runtime-text-warnings`` beside the output."""
     out = site / "_build"
-    command = [sys.executable, "-m", "sphinx", "-q", "-E", "-b", "html", str(site), str(out)]
-    subprocess.run(command, env=env, check=True)
+    warnings = site / "warnings.txt"
+    command = [sys.executable, "-m", "sphinx", "-q", "-E", "-b", "html", "-w", str(warnings)]
+    subprocess.run([*command, str(site), str(out)], env=with_path(pythonpath), check=True)
+    said = [line for line in warnings.read_text().splitlines() if "runtime-text" in line]
+    print(*said, sep="\n")
+    (out / "runtime-text-warnings").write_text(str(len(said)))
     return out / "index.html"
+
+
+#: The docstrings of torch, torch.nn, torch.nn.functional and torch.Tensor,
+#: read in a fresh interpreter that cannot import reprodocs, as JSON.
+DOCSTRINGS = """
+import json, sys, warnings
+warnings.simplefilter("ignore")
+sys.modules["reprodocs"] = None  # importing it fails: torch must not need it
+import torch, torch.nn, torch.nn.functional
+found = {}
+for module in (torch, torch.nn, torch.nn.functional, torch.Tensor):
+    for name in dir(module):
+        try:
+            doc = getattr(module, name).__doc__
+        except Exception:
+            continue
+        if isinstance(doc, str):
+            found[module.__name__ + "." + name] = " ".join(doc.split())
+print(json.dumps(found))
+"""
+
+#: The sentences of PyTorch's notes (reproducibility_notes), as help() shows them.
+NOTE_SENTENCES = re.compile(
+    r"(?:This operation may|In some circumstances when given)[^.]*\.(?: [^.]*?\.)*? "
+    r"See :doc:`/notes/randomness` for more information\."
+)
+
+
+def compare_runtime(original: Path | None, migrated: Path) -> int:
+    """What help() shows before and after, each in a fresh interpreter
+    without reprodocs: every note's sentences of every docstring, and every
+    item of the lists; the number lost."""
+    before, after = (
+        json.loads(
+            subprocess.run(
+                [sys.executable, "-c", DOCSTRINGS],
+                env=with_path(path),
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+        )
+        for path in (original, migrated)
+    )
+    lost = 0
+    noted = {name: NOTE_SENTENCES.findall(doc) for name, doc in before.items()}
+    noted = {name: said for name, said in noted.items() if said}
+    for name, said in sorted(noted.items()):
+        missing = [sentence for sentence in said if sentence not in after.get(name, "")]
+        lost += len(missing)
+        print(f"{'LOST' if missing else 'kept'}: {name} ({len(said)} note sentence(s))")
+    holder = before[LISTS_HOLDER]
+    start, end = holder.index("The following"), holder.index("In addition")
+    items = [item.strip() for item in holder[start:end].split(" * ")[1:]]
+    items = [re.sub(r" The following normally-nondeterministic .*$", "", i) for i in items]
+    kept = [item for item in items if item in after[LISTS_HOLDER]]
+    lost += len(items) - len(kept)
+    print(
+        f"\nhelp(): {len(noted)} docstrings showed a note's sentences, "
+        f"{sum(all(s in after.get(n, '') for s in said) for n, said in noted.items())} still do; "
+        f"{LISTS_HOLDER} showed {len(items)} items, {len(kept)} still does (reprodocs not importable)"
+    )
+    return lost
+
+
+def diff_figures(original: Path, migrated: Path) -> str:
+    """The migration as a pull request: files changed, lines added and removed."""
+    files = added = removed = 0
+    for path in sorted(migrated.rglob("*.py")):
+        old = (original / path.relative_to(migrated)).read_text(encoding="utf-8").splitlines()
+        new = path.read_text(encoding="utf-8").splitlines()
+        if old == new:
+            continue
+        files += 1
+        for line in difflib.unified_diff(old, new, lineterm="", n=0):
+            if line.startswith(("+++", "---")):
+                continue
+            added += line.startswith("+")
+            removed += line.startswith("-")
+    return f"{files} files, +{added} -{removed}"
 
 
 def notes_by_object(soup: BeautifulSoup) -> dict[str, list[str]]:
@@ -344,7 +446,18 @@ def main(work: Path, wording: str, alerts_from: list[str]) -> int:
     lost = compare_lists(before, after)
     print(f"\nitems lost, changed or not linked to their operation: {lost}\n")
     missing = compare_registry(outcome, pages["migrated"].parent / "nondeterministic.json")
+    stale = int((pages["migrated"].parent / "runtime-text-warnings").read_text())
+    print(f"warnings about what help() shows in the migrated build: {stale}\n")
+    gone = compare_runtime(None, copy)
+    print(f"help(): note sentences and items lost: {gone}")
+    again = subprocess.run(
+        [*command, str(copy / "torch")], capture_output=True, text=True, check=False
+    )
+    rewrote = again.stdout.count("rewrote ")
+    print(f"a second run rewrote {rewrote} files (exit {again.returncode})")
+    print(f"the diff of the migration: {diff_figures(original, copy / 'torch')}")
     failed = differ or lost or missing or outcome.kept or migration.returncode
+    failed = failed or stale or gone or rewrote or again.returncode
     return 1 if failed else 0
 
 

@@ -4,6 +4,10 @@ an edited entry changes its item only; a second run changes nothing."""
 
 from __future__ import annotations
 
+import json
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import migrate_support
@@ -132,3 +136,43 @@ def test_nothing_is_brought_in_line_while_a_file_cannot_be_read(tree, capsys):
 
     assert status == migrate.FILE_ERROR
     assert snapshot(root)["torch/__init__.py"] == before
+
+
+#: Every docstring of a stand-in torch package, imported with reprodocs
+#: out of reach (torch may not import it), as JSON.
+DOCSTRINGS = """
+import json, sys
+sys.modules["reprodocs"] = None  # importing it fails
+import torch, torch.nn, torch.nn.functional
+found = {}
+for module in (torch, torch.nn, torch.nn.functional, torch.Tensor):
+    for name in dir(module):
+        doc = getattr(getattr(module, name), "__doc__", None)
+        if isinstance(doc, str):
+            found[f"{module.__name__}.{name}"] = " ".join(doc.split())
+print(json.dumps(found))
+"""
+
+
+def docstrings(root: Path) -> dict[str, str]:
+    result = subprocess.run(
+        [sys.executable, "-c", DOCSTRINGS], cwd=root, capture_output=True, text=True, check=True
+    )
+    return json.loads(result.stdout)
+
+
+def test_help_shows_every_sentence_and_item_it_showed(tree, capsys):
+    original = tree(LISTS, to="original")
+    migrated = tree(LISTS, to="migrated")
+    run(capsys, "--write", "--wording", "pytorch-2", str(migrated))
+    before, after = docstrings(original), docstrings(migrated)
+
+    sentences = re.compile(r"(?:This operation|In some circumstances)[^.]*\.")
+    noted = {name: sentences.findall(doc) for name, doc in before.items() if sentences.search(doc)}
+    assert len(noted) >= 5
+    for name, said in noted.items():
+        assert all(sentence in after[name] for sentence in said), name
+    lists = before["torch.use_deterministic_algorithms"]
+    items = re.findall(r"\* (.*?)(?= \* | The following| Note that|$)", lists)
+    assert len(items) == 15
+    assert all(item in after["torch.use_deterministic_algorithms"] for item in items)
