@@ -4,6 +4,8 @@ nondeterministic.json, and configuration values of the wrong type."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import signal
@@ -13,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from sphinx.cmd.build import build_main
 from sphinx.util.console import strip_colors
 
 from conftest import exported_index, notes_in, parse_html, text_of, write_page_project
@@ -32,10 +35,13 @@ KNOWN = [
 
 
 def sphinx_build(*args: str, check: bool = True) -> subprocess.CompletedProcess:
-    """``sphinx-build`` in a process of its own, as a user runs it."""
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", *args], capture_output=True, text=True, check=False
-    )
+    """``sphinx-build``, as a user runs it, its output and status; in this
+    process (a process of its own costs a second of imports: the killed
+    builds below are the ones that need one)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = build_main(list(args))
+    result = subprocess.CompletedProcess(args, status, out.getvalue(), err.getvalue())
     if check:
         assert result.returncode == 0, result.stderr
     return result
