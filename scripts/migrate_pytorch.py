@@ -175,7 +175,7 @@ print(json.dumps(found))
 
 #: The sentences of PyTorch's notes (reproducibility_notes), as help() shows them.
 NOTE_SENTENCES = re.compile(
-    r"(?:This operation may|In some circumstances when given)[^.]*\.(?: [^.]*?\.)*? "
+    r"(?:This operation may|In some circumstances when given).*?"
     r"See :doc:`/notes/randomness` for more information\."
 )
 
