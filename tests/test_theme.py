@@ -9,6 +9,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
+from sphinx.util.console import strip_colors
 
 from conftest import DEMO, parse_html, text_of
 
@@ -320,6 +321,41 @@ def test_an_extensions_inline_script_is_loaded_from_a_file(make_app, rootdir, tm
     assert Path(app.outdir, src.split("?")[0]).read_text() == body
     # A data block is no script: it stays.
     assert soup.select_one("script#data").get_text() == '{"data": 1}'
+
+
+def test_a_child_theme_that_adds_nothing_writes_the_theme_s_pages(make_app, rootdir, tmp_path):
+    # It inherits from reprodocs: the options checked, the words, the
+    # translator and the strict-CSP files are the theme's alike.
+    child = tmp_path / "themes" / "child"
+    child.mkdir(parents=True)
+    (child / "theme.conf").write_text("[theme]\ninherit = reprodocs\n")
+    options = {"header_links": 5}  # a wrong value: warned and left out in both
+    pages = {}
+    for theme in ("reprodocs", "child"):
+        app = make_app(
+            "html",
+            srcdir=rootdir / "test-theme",
+            builddir=tmp_path / theme,
+            freshenv=True,
+            confoverrides={
+                "html_theme": theme,
+                "html_theme_path": [str(tmp_path / "themes")],
+                "html_theme_options": options,
+            },
+        )
+        app.build()
+        assert "header_links" in strip_colors(app.warning.getvalue())
+        out = Path(app.outdir)
+        pages[theme] = {
+            str(path.relative_to(out)): path.read_bytes()
+            for path in sorted(out.rglob("*"))
+            if path.is_file() and path.suffix in (".html", ".css", ".js")
+        }
+    assert pages["child"].keys() == pages["reprodocs"].keys()
+    different = [
+        name for name in pages["child"] if pages["child"][name] != pages["reprodocs"][name]
+    ]
+    assert different == []
 
 
 def test_a_collapsed_module_index_is_marked_for_the_script(build_theme):

@@ -4,21 +4,27 @@ the reader's language, and only the scripts the page needs."""
 from __future__ import annotations
 
 import posixpath
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sphinx.locale import get_translator
 
 from reprodocs.base.i18n import CATALOG
+from reprodocs.base.paths import templates
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
 
-def uses_this_theme(app: Sphinx) -> bool:
-    """Whether the builder writes pages in this theme (and not in a theme
-    that inherits from nothing of ours)."""
-    theme = getattr(app.builder, "theme", None)
-    return theme is not None and theme.name == "reprodocs"
+def uses_this_theme(builder: object) -> bool:
+    """Whether *builder* writes pages in this theme or in one inheriting
+    from it (a child theme gets the theme's options checked, its words, its
+    translator and its strict-CSP files alike)."""
+    theme = getattr(builder, "theme", None)
+    if theme is None:
+        return False
+    ours = templates("theme").resolve()
+    return any(Path(directory).resolve() == ours for directory in theme.get_theme_dirs())
 
 
 def translate_theme_words(
@@ -51,7 +57,7 @@ def leave_out_scripts(
 ) -> None:
     """Leave jQuery out of every page, Sphinx's highlighter out of all but
     the search page."""
-    if "script_files" not in context or not uses_this_theme(app):
+    if "script_files" not in context or not uses_this_theme(app.builder):
         return
     left_out = JQUERY_FILES if templatename == "search.html" else JQUERY_FILES | {HIGHLIGHTER}
     context["script_files"] = [

@@ -34,7 +34,7 @@ def inline_scripts_to_files(
     body=...)``, as sphinx.ext.mathjax does for ``mathjax3_config``) is
     written to a file of its own in ``_static``, which the page loads
     instead: a Content-Security-Policy without 'unsafe-inline' refuses it."""
-    if "script_files" in context and uses_this_theme(app):
+    if "script_files" in context and uses_this_theme(app.builder):
         context["script_files"] = [
             _from_file(app.outdir, script) for script in context["script_files"]
         ]

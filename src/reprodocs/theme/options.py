@@ -23,14 +23,13 @@ on a string or a tuple) itself, copying it before it loads the theme.
 from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterable, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sphinx.builders.html import StandaloneHTMLBuilder
 
 from reprodocs.base.i18n import __
-from reprodocs.base.paths import templates
 from reprodocs.base.report import setting_location, shown, warn
+from reprodocs.theme.context import uses_this_theme
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -312,15 +311,6 @@ def checked_options(given: object, location: str | None) -> dict[Any, Any]:
             wrong(default_used, where, error, value, location)
             del options[name]
     return options
-
-
-def uses_this_theme(builder: StandaloneHTMLBuilder) -> bool:
-    """Whether the builder's theme is this one or inherits from it."""
-    theme = getattr(builder, "theme", None)
-    if theme is None:
-        return False
-    ours = templates("theme").resolve()
-    return any(Path(directory).resolve() == ours for directory in theme.get_theme_dirs())
 
 
 def check_theme_options(app: Sphinx) -> None:

@@ -40,7 +40,7 @@ class PageStyles:
 def setup_translators(app: Sphinx) -> None:
     """``builder-inited``: the builder writes pages with the theme's mixin in
     front of its translator."""
-    if not uses_this_theme(app):
+    if not uses_this_theme(app.builder):
         return
     base = app.builder.get_translator_class()
     if not issubclass(base, ThemeTranslatorMixin):
