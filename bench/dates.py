@@ -1,0 +1,214 @@
+"""pytorch_sphinx_theme2's per-page git dates: the theme's own against
+``reprodocs.navigation`` serving them from one walk of the history.
+
+A generated project in a git repository (``history``): PAGES pages written
+over COMMITS commits (``git fast-import``, one process), pages edited,
+created, renamed (some across folders, some edited as they move), files
+added and deleted beside them; the author dates in several time zones, near
+midnight. ``merges`` adds side branches merged back, for the tests.
+
+Three builds, in rounds, interleaved (the machine is shared), each in a
+fresh ``sphinx-build`` run from the repository:
+
+* ``pt2``: pytorch_sphinx_theme2 with ``add_last_updated = True``, alone;
+* ``pt2+navigation``: the same with ``reprodocs.navigation``;
+* ``pt2+navigation, no dates``: the same with ``add_last_updated = False``.
+
+Every page of the first two is compared byte for byte (the theme's uuids
+aside). Run in the Sphinx 7.2.6 venv, which holds the theme::
+
+    .venv-sphinx72/bin/python bench/dates.py --rounds 3 --json bench/results/dates.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from measure import timed_build  # noqa: E402
+
+#: The time zones of the authors, and the hour of the day they commit at:
+#: late, so that a date is another day in another zone.
+ZONES = ["+0000", "-0800", "+0530", "+0900", "-0500", "+1300"]
+CONF = """project = "dates"
+extensions = ["pytorch_sphinx_theme2"{extra}]
+html_theme = "pytorch_sphinx_theme2"
+add_last_updated = {dates}
+"""
+UUID = re.compile(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def page(title: str, edits: int) -> str:
+    lines = [title, "=" * len(title), "", f"The page {title}."]
+    lines += [f"Edit {n}: a line of text that the history changes." for n in range(edits)]
+    return "\n".join(lines) + "\n"
+
+
+def index(names: list[str]) -> str:
+    entries = "".join(f"   {name.removesuffix('.rst')}\n" for name in sorted(names))
+    return f"Dates\n=====\n\n.. toctree::\n   :maxdepth: 1\n\n{entries}"
+
+
+class Stream:
+    """A ``git fast-import`` stream of one branch's commits."""
+
+    def __init__(self, seed: int) -> None:
+        self.random = random.Random(seed)
+        self.parts: list[bytes] = []
+        self.mark = 0
+        self.time = 1546300800  # 2019-01-01
+
+    def commit(self, branch: str, changes: dict[str, str | None], parents: list[int]) -> int:
+        self.mark += 1
+        self.time += self.random.randint(600, 40_000)
+        zone = self.random.choice(ZONES)
+        who = f"Dev <dev@example.com> {self.time} {zone}"
+        message = f"commit {self.mark}".encode()
+        head = f"commit refs/heads/{branch}\nmark :{self.mark}\nauthor {who}\ncommitter {who}\n"
+        body = [head.encode(), b"data %d\n" % len(message), message, b"\n"]
+        if parents:
+            body.append(b"from :%d\n" % parents[0])
+        body += [b"merge :%d\n" % parent for parent in parents[1:]]
+        for path, text in sorted(changes.items()):
+            if text is None:
+                body.append(f"D {path}\n".encode())
+            else:
+                data = text.encode()
+                body.append(f"M 100644 inline {path}\n".encode() + b"data %d\n" % len(data) + data + b"\n")
+        self.parts.append(b"".join(body) + b"\n")
+        return self.mark
+
+
+def history(root: Path, pages: int, commits: int, seed: int = 0, merges: bool = False) -> Path:
+    """A project of *pages* pages in a new git repository at *root*, written
+    over *commits* commits."""
+    rng = random.Random(seed)
+    stream = Stream(seed)
+    files: dict[str, str] = {"conf.py": CONF.format(extra="", dates=True)}
+    edits: dict[str, int] = {}
+    count = 0
+
+    def new_page() -> dict[str, str | None]:
+        nonlocal count
+        count += 1
+        name = f"{rng.choice(['', 'api/', 'notes/'])}page{count}.rst"
+        edits[name] = 0
+        return {name: page(f"Page {count}", 0)}
+
+    changes: dict[str, str | None] = {}
+    for _ in range(min(pages, max(pages // 3, 1))):
+        changes.update(new_page())
+    last = stream.commit("main", {**files, **changes, "index.rst": index(list(edits))}, [])
+    for number in range(1, commits):
+        changes = step(rng, edits, pages, new_page, number)
+        if any(name.endswith(".rst") and (text is None or name not in edits) for name, text in changes.items()) or number == commits - 1:
+            changes["index.rst"] = index(list(edits))
+        if merges and number % 7 == 0:  # a side branch, main moving on, merged
+            side = stream.commit(f"side{number}", changes, [last])
+            last = stream.commit("main", step(rng, edits, pages, new_page, -number), [last])
+            last = stream.commit("main", changes, [last, side])
+        else:
+            last = stream.commit("main", changes, [last])
+    root.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["git", "init", "-q", "-b", "main", str(root)], check=True)
+    subprocess.run(["git", "fast-import", "--quiet"], cwd=root, input=b"".join(stream.parts), check=True)
+    subprocess.run(["git", "checkout", "-q", "-f", "main"], cwd=root, check=True)
+    return root
+
+
+def step(rng: random.Random, edits: dict[str, int], pages: int, new_page, number: int) -> dict[str, str | None]:
+    """One commit's changes: mostly pages edited; some created, renamed or
+    beside files added and deleted."""
+    action = rng.random()
+    names = sorted(edits)
+    if len(edits) < pages and action < 0.08:
+        changes = new_page()
+        if rng.random() < 0.5:  # created where another file goes
+            changes[f"scratch/{number}.txt"] = None if number % 2 else f"{number}\n"
+        return changes
+    if action < 0.14:  # a rename, the page edited or not, maybe to another folder
+        old = rng.choice(names)
+        new = f"{rng.choice(['', 'api/', 'notes/', 'moved/'])}{old.rsplit('/', 1)[-1].removesuffix('.rst')}r{number}.rst"
+        text = page(old, edits[old] + (1 if rng.random() < 0.5 else 0))
+        edits[new] = edits.pop(old)
+        return {old: None, new: text}
+    changes = {}
+    for name in rng.sample(names, k=min(len(names), rng.randint(1, 3))):
+        edits[name] += 1
+        changes[name] = page(name, edits[name])
+    return changes
+
+
+def built(repo: Path, out: Path, extra: str, dates: bool) -> tuple[float, str]:
+    (repo / "conf.py").write_text(CONF.format(extra=extra, dates=dates), encoding="utf-8")
+    command = [sys.executable, "-m", "sphinx", "-E", "-q", "-b", "html", str(repo), str(out)]
+    with tempfile.TemporaryDirectory():
+        build = timed_build(command, env=None)
+    return build.wall, build.warnings
+
+
+def pages(out: Path) -> dict[str, bytes]:
+    return {
+        str(path.relative_to(out)): UUID.sub(b"UUID", path.read_bytes())
+        for path in sorted(out.rglob("*.html"))
+    }
+
+
+BUILDS = {
+    "pt2": ("", True),
+    "pt2+navigation": (', "reprodocs.navigation"', True),
+    "pt2+navigation, no dates": (', "reprodocs.navigation"', False),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pages", type=int, default=300)
+    parser.add_argument("--commits", type=int, default=3000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as folder:
+        repo = history(Path(folder) / "repo", args.pages, args.commits)
+        times: dict[str, list[float]] = {name: [] for name in BUILDS}
+        written = {}
+        for round_ in range(args.rounds):
+            order = list(BUILDS) if round_ % 2 == 0 else list(reversed(BUILDS))
+            for name in order:
+                out = Path(folder) / f"out-{len(times[name])}-{name.replace(' ', '')}"
+                wall, _ = built(repo, out, *BUILDS[name])
+                times[name].append(wall)
+                written[name] = pages(out)
+                print(f"round {round_ + 1}: {name}: {wall:.1f} s", flush=True)
+        same = written["pt2"] == written["pt2+navigation"]
+        dated = sum(b"date-info-last-verified" in html for html in written["pt2"].values())
+        base = times["pt2+navigation, no dates"]
+        results = {
+            "pages": args.pages,
+            "commits": args.commits,
+            "html_files": len(written["pt2"]),
+            "pages_with_dates": dated,
+            "identical": same,
+            "times": times,
+            "least": {name: min(t) for name, t in times.items()},
+            "median": {name: statistics.median(t) for name, t in times.items()},
+            "ratio_dates_vs_none_least": min(times["pt2+navigation"]) / min(base),
+            "ratio_dates_vs_none_median": statistics.median(times["pt2+navigation"]) / statistics.median(base),
+            "ratio_by_round": [a / b for a, b in zip(times["pt2+navigation"], base)],
+        }
+    print(json.dumps(results, indent=1))
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
