@@ -38,9 +38,17 @@ from measure import timed_build  # noqa: E402
 #: The time zones of the authors, and the hour of the day they commit at:
 #: late, so that a date is another day in another zone.
 ZONES = ["+0000", "-0800", "+0530", "+0900", "-0500", "+1300"]
-CONF = """project = "dates"
+#: The project's conf.py: the theme set up as its guide (and demo/pytorch2)
+#: sets it up.
+CONF = """import os
+import pytorch_sphinx_theme2
+project = "dates"
 extensions = ["pytorch_sphinx_theme2"{extra}]
 html_theme = "pytorch_sphinx_theme2"
+html_theme_path = [pytorch_sphinx_theme2.get_html_theme_path()]
+templates_path = [os.path.join(os.path.dirname(pytorch_sphinx_theme2.__file__), "templates")]
+html_theme_options = {{"navbar_center": "navbar-nav", "navigation_with_keys": False}}
+html_context = {{"theme_variables": pytorch_sphinx_theme2.get_theme_variables()}}
 add_last_updated = {dates}
 """
 UUID = re.compile(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -150,8 +158,7 @@ def step(rng: random.Random, edits: dict[str, int], pages: int, new_page, number
 def built(repo: Path, out: Path, extra: str, dates: bool) -> tuple[float, str]:
     (repo / "conf.py").write_text(CONF.format(extra=extra, dates=dates), encoding="utf-8")
     command = [sys.executable, "-m", "sphinx", "-E", "-q", "-b", "html", str(repo), str(out)]
-    with tempfile.TemporaryDirectory():
-        build = timed_build(command, env=None)
+    build = timed_build(command, env=None)
     return build.wall, build.warnings
 
 

@@ -24,7 +24,8 @@ written. Its other modules serve the menus of the theme families that do not
 ask ``toctree()`` for them: pydata-sphinx-theme (``pydata``), furo
 (``furo``), pytorch_sphinx_theme2's header menu
 (``pytorch_sphinx_theme2_header``) and its Markdown copies
-(``markdown_copies``). Each page's menu is written by one writer
+(``markdown_copies``), and its per-page git dates
+(``pytorch_sphinx_theme2_dates``). Each page's menu is written by one writer
 (``pages``), and where it cannot be the theme's byte for byte the theme's own
 is used, by one policy (``outcomes``), which also tells the build log once
 what the navigation did. It needs neither the notes extension nor the
@@ -43,6 +44,7 @@ from reprodocs.navigation.furo import FuroTrees
 from reprodocs.navigation.markdown_copies import WrittenPieces
 from reprodocs.navigation.pydata import PydataSidebars, forget_theme_sidebars
 from reprodocs.navigation.pydata_header import PydataHeaders
+from reprodocs.navigation.pytorch_sphinx_theme2_dates import Dates
 from reprodocs.navigation.pytorch_sphinx_theme2_header import HeaderMenus
 from reprodocs.navigation.serving import renders_html_menu, serve_menu
 from reprodocs.navigation.toctree import ResolvedMenus, fingerprint, setup_renderer
@@ -63,6 +65,7 @@ BUILD_STATES = (
     FuroTrees,
     HeaderMenus,
     WrittenPieces,
+    Dates,
 )
 
 
@@ -82,6 +85,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # pages without their menus
     app.setup_extension("reprodocs.navigation.pytorch_sphinx_theme2_header")
     app.setup_extension("reprodocs.navigation.markdown_copies")
+    # pytorch_sphinx_theme2's per-page git dates, from one walk of the history
+    app.setup_extension("reprodocs.navigation.pytorch_sphinx_theme2_dates")
     # What the navigation did, in the build's summary.
     app.connect("build-finished", outcomes.summarise)
     # Reading is untouched and nothing is kept in the environment. The menus
