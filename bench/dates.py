@@ -33,7 +33,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from measure import timed_build  # noqa: E402
+from measure import timed_build
 
 #: The time zones of the authors, and the hour of the day they commit at:
 #: late, so that a date is another day in another zone.
@@ -90,7 +90,9 @@ class Stream:
                 body.append(f"D {path}\n".encode())
             else:
                 data = text.encode()
-                body.append(f"M 100644 inline {path}\n".encode() + b"data %d\n" % len(data) + data + b"\n")
+                body.append(
+                    f"M 100644 inline {path}\n".encode() + b"data %d\n" % len(data) + data + b"\n"
+                )
         self.parts.append(b"".join(body) + b"\n")
         return self.mark
 
@@ -117,7 +119,13 @@ def history(root: Path, pages: int, commits: int, seed: int = 0, merges: bool = 
     last = stream.commit("main", {**files, **changes, "index.rst": index(list(edits))}, [])
     for number in range(1, commits):
         changes = step(rng, edits, pages, new_page, number)
-        if any(name.endswith(".rst") and (text is None or name not in edits) for name, text in changes.items()) or number == commits - 1:
+        if (
+            any(
+                name.endswith(".rst") and (text is None or name not in edits)
+                for name, text in changes.items()
+            )
+            or number == commits - 1
+        ):
             changes["index.rst"] = index(list(edits))
         if merges and number % 7 == 0:  # a side branch, main moving on, merged
             side = stream.commit(f"side{number}", changes, [last])
@@ -127,12 +135,16 @@ def history(root: Path, pages: int, commits: int, seed: int = 0, merges: bool = 
             last = stream.commit("main", changes, [last])
     root.mkdir(parents=True, exist_ok=True)
     subprocess.run(["git", "init", "-q", "-b", "main", str(root)], check=True)
-    subprocess.run(["git", "fast-import", "--quiet"], cwd=root, input=b"".join(stream.parts), check=True)
+    subprocess.run(
+        ["git", "fast-import", "--quiet"], cwd=root, input=b"".join(stream.parts), check=True
+    )
     subprocess.run(["git", "checkout", "-q", "-f", "main"], cwd=root, check=True)
     return root
 
 
-def step(rng: random.Random, edits: dict[str, int], pages: int, new_page, number: int) -> dict[str, str | None]:
+def step(
+    rng: random.Random, edits: dict[str, int], pages: int, new_page, number: int
+) -> dict[str, str | None]:
     """One commit's changes: mostly pages edited; some created, renamed or
     beside files added and deleted."""
     action = rng.random()
@@ -208,7 +220,8 @@ def main(argv: list[str] | None = None) -> int:
             "least": {name: min(t) for name, t in times.items()},
             "median": {name: statistics.median(t) for name, t in times.items()},
             "ratio_dates_vs_none_least": min(times["pt2+navigation"]) / min(base),
-            "ratio_dates_vs_none_median": statistics.median(times["pt2+navigation"]) / statistics.median(base),
+            "ratio_dates_vs_none_median": statistics.median(times["pt2+navigation"])
+            / statistics.median(base),
             "ratio_by_round": [a / b for a, b in zip(times["pt2+navigation"], base)],
         }
     print(json.dumps(results, indent=1))

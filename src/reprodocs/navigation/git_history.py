@@ -172,8 +172,18 @@ def renamed_from(toplevel: str, commit_id: str, name: str) -> str | None:
     """The name ``git log --follow`` goes on with where *commit_id* adds
     *name* (itself if no rename), or None where git says nothing clear."""
     out = git(
-        ["--literal-pathspecs", "log", "--follow", "-1", "-z", "--name-status", "--format=",
-         commit_id, "--", name],
+        [
+            "--literal-pathspecs",
+            "log",
+            "--follow",
+            "-1",
+            "-z",
+            "--name-status",
+            "--format=",
+            commit_id,
+            "--",
+            name,
+        ],
         cwd=toplevel,
     )
     tokens = [os.fsdecode(token) for token in (out or b"").lstrip(b"\n").split(b"\0") if token]
@@ -199,8 +209,22 @@ def walk(cwd: str) -> History | str | None:
             return None
         return "a repository without a work tree"
     history = History(os.fsdecode(toplevel.rstrip(b"\n")))
-    out = git(["log", "-m", "--root", "--no-renames", "--no-relative", "--name-status", "-z",
-               "--pretty=oneline", "--no-abbrev-commit", "--parents", *PLAIN], cwd)
+    out = git(
+        [
+            "log",
+            "-m",
+            "--root",
+            "--no-renames",
+            "--no-relative",
+            "--name-status",
+            "-z",
+            "--pretty=oneline",
+            "--no-abbrev-commit",
+            "--parents",
+            *PLAIN,
+        ],
+        cwd,
+    )
     dates = git(["log", DATE, "--format=%H %ad", *PLAIN], cwd)
     if out is None or dates is None:
         return "git log failed"
@@ -239,4 +263,8 @@ def read_commits(history: History, out: bytes) -> None:
         commit = history.commits[commit_id]
         if len(commit.parents) <= 1:
             against = commit.parents[0] if commit.parents else ROOT
-        diff = commit.diffs.setdefault(against, {}) if against in commit.parents or against == ROOT else {}
+        diff = (
+            commit.diffs.setdefault(against, {})
+            if against in commit.parents or against == ROOT
+            else {}
+        )

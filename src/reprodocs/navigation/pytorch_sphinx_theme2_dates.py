@@ -88,7 +88,9 @@ class ServedDates:
                 self.env,
                 state.page,
                 why,
-                __("reprodocs.navigation: %s on %s (and any other such page) are the theme's own: %s"),
+                __(
+                    "reprodocs.navigation: %s on %s (and any other such page) are the theme's own: %s"
+                ),
                 WHAT,
                 state.page,
                 why,
@@ -191,8 +193,7 @@ def theme_source(app: Sphinx) -> Callable[[str], str | None]:
         name = docname + suffix
         if suffix != config.html_sourcelink_suffix:
             name += config.html_sourcelink_suffix
-        if name.endswith(".txt"):
-            name = name[:-4]
+        name = name.removesuffix(".txt")
         return os.path.join(app.srcdir, name)
 
     return source
