@@ -114,6 +114,15 @@ def test_renamed_pages_were_created_under_their_first_name(renamed):
     assert dates["keep.rst"] == ("Jan 31, 2021", "Jun 01, 2021")
 
 
+def test_a_page_written_as_a_copy_was_created_with_its_source(renamed):
+    """``--follow`` looks for a new name's source among every file of the
+    parent, unchanged ones too: a page begun as a copy of another has the
+    other's history."""
+    commit(renamed, "2021-07-01T12:00:00+0000", {"copy.rst": text(9) + "edited\ncopied\n"})
+    dates = assert_theme_s(renamed, {"copy.rst", "docs/c.rst"})
+    assert dates["copy.rst"] == ("Jan 31, 2021", "Jul 01, 2021")
+
+
 def test_a_page_never_committed_is_unknown(renamed):
     (renamed / "draft.rst").write_text("Draft\n", encoding="utf-8")
     dates = assert_theme_s(renamed, {"draft.rst", "docs/draft.rst"})
@@ -162,7 +171,10 @@ def test_outside_a_repository_every_date_is_unknown(tmp_path, monkeypatch):
 
 
 def test_a_rename_git_says_nothing_clear_of_is_uncertain(renamed, monkeypatch):
-    monkeypatch.setattr(git_history, "renamed_from", lambda *args: None)
+    def unclear(toplevel, commit_id, name):
+        return None if name == "docs/c.rst" else name
+
+    monkeypatch.setattr(git_history, "renamed_from", unclear)
     history = walk(str(renamed))
     assert isinstance(history, History)
     _, uncertain = history.dates_of({"docs/c.rst", "new.rst"})

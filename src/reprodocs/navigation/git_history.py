@@ -17,11 +17,11 @@ them (:meth:`History.dates`):
   ``--follow`` git neither simplifies the history nor shows merges: it walks
   every commit in its own order (the walk's order here) and shows each
   other commit whose diff touches the file's name, the name becoming the
-  renamed file's old one where a commit adds it as a rename. Whether it does
-  is asked of git itself (``--follow`` from that commit, one process), where
-  a commit adds the name and deletes another (or copies count, ``diff.renames
-  = copies``): git's rename detection for one file differs from that of a
-  whole commit.
+  renamed (or copied) file's old one where a commit adds it as one. Which
+  file that is is asked of git itself, where a commit adds the name
+  (``--follow`` from that commit, one short process): ``--follow`` looks for
+  the name's source among every file of the parent, unchanged ones included,
+  which no detection over a whole commit reproduces.
 
 The dates are git's own strings (``--date=format:...``: the author's time
 zone, git's locale), decoded as the theme decodes them.
@@ -67,8 +67,6 @@ class History:
     order: list[str] = field(default_factory=list)
     commits: dict[str, Commit] = field(default_factory=dict)
     dates: dict[str, str] = field(default_factory=dict)
-    #: Whether git's rename detection counts copies (``diff.renames``).
-    copies: bool = False
 
     def dates_of(self, paths: set[str]) -> tuple[dict[str, tuple[str, str]], set[str]]:
         """Each path's ``(created, last updated)`` as the theme's two calls
@@ -137,7 +135,7 @@ class History:
                 for path in tracked[name]:
                     first.setdefault(path, commit_id)
                     last[path] = commit_id
-                if diff[name] == "A" and commit.parents and (self.copies or "D" in diff.values()):
+                if diff[name] == "A" and commit.parents:
                     self.follow(commit_id, name, tracked, uncertain)
         created = {path: self.last_line(first[path], last[path]) for path in first}
         return created, uncertain
@@ -237,8 +235,6 @@ def walk(cwd: str) -> History | str | None:
     read_commits(history, out)
     if history.commits.keys() - history.dates.keys():
         return "the history changed while it was read"
-    renames = git(["config", "--get", "diff.renames"], cwd) or b""
-    history.copies = renames.strip().lower() in {b"copy", b"copies"}
     return history
 
 
