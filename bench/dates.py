@@ -222,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
             "ratio_dates_vs_none_least": min(times["pt2+navigation"]) / min(base),
             "ratio_dates_vs_none_median": statistics.median(times["pt2+navigation"])
             / statistics.median(base),
-            "ratio_by_round": [a / b for a, b in zip(times["pt2+navigation"], base)],
+            "ratio_by_round": [a / b for a, b in zip(times["pt2+navigation"], base, strict=True)],
         }
     print(json.dumps(results, indent=1))
     if args.json:

@@ -143,5 +143,5 @@ def test_dates_are_counted_apart_from_the_menus():
     state.record("b", "why", DATES)
     assert summary(["t"], state.pages, state.dates) == (
         "reprodocs.navigation: t: menus served on 1 of 1 pages; dates served on 1 of 2 pages; "
-        "the theme's own on 1: why (1)"
+        "the theme's own dates on 1: why (1)"
     )

@@ -111,5 +111,5 @@ def test_where_the_walk_fails_the_dates_are_the_theme_s(make_app, repo, tmp_path
     assert served == theme_s
     pages = len(app.env.found_docs)
     assert summary_line(app).endswith(
-        f"; dates served on 0 of {pages} pages; the theme's own on {pages}: git log failed ({pages})"
+        f"; dates served on 0 of {pages} pages; the theme's own dates on {pages}: git log failed ({pages})"
     )

@@ -167,10 +167,10 @@ def summary(themes: list[str], pages: dict[str, str], dates: dict[str, str] | No
             theme,
             served_count(pages),
             len(pages),
-        ) + theme_own_part(pages)
+        ) + theme_own_part(pages, __("; the theme's own on %d: %s"))
     if dates:
         line += __("; dates served on %d of %d pages") % (served_count(dates), len(dates))
-        line += theme_own_part(dates)
+        line += theme_own_part(dates, __("; the theme's own dates on %d: %s"))
     return line
 
 
@@ -179,10 +179,11 @@ def served_count(outcomes: dict[str, str]) -> int:
     return sum(outcome == SERVED for outcome in outcomes.values())
 
 
-def theme_own_part(outcomes: dict[str, str]) -> str:
-    """The summary's part saying where the theme's own was used, and why."""
+def theme_own_part(outcomes: dict[str, str], wording: str) -> str:
+    """The summary's part saying where the theme's own was used, and why
+    (*wording*: how many, and the reasons)."""
     reasons = Counter(outcome for outcome in outcomes.values() if outcome != SERVED)
     if not reasons:
         return ""
     own = "; ".join(f"{reason} ({count})" for reason, count in reasons.most_common())
-    return __("; the theme's own on %d: %s") % (reasons.total(), own)
+    return wording % (reasons.total(), own)

@@ -82,7 +82,7 @@ class ServedDates:
         state = build_state(self.env, Dates)
         why = state.reason or state.own.get(file_path)
         if why is None and file_path not in state.answers:
-            why = __("a source the walk did not expect")
+            why = "a source the walk did not expect"
         if why is not None:
             outcomes.theme_own(
                 self.env,
@@ -169,13 +169,13 @@ def answer(state: Dates, history: History, sources: list[str]) -> None:
         if path is None:
             state.answers[source] = (UNKNOWN, UNKNOWN)  # git: outside the repository
         elif GLOB & set(path):
-            state.own[source] = __("a path git reads as a pattern")
+            state.own[source] = "a path git reads as a pattern"
         else:
             relative[source] = path
     dates, uncertain = history.dates_of(set(relative.values()))
     for source, path in relative.items():
         if path in uncertain:
-            state.own[source] = __("a rename git does not tell clearly")
+            state.own[source] = "a rename git does not tell clearly"
         else:
             state.answers[source] = dates[path]
 
