@@ -107,7 +107,14 @@ def assert_theme_s(repo: Path, paths: set[str]) -> dict[str, tuple[str, str]]:
     return dates
 
 
-def test_renamed_pages_were_created_under_their_first_name(renamed):
+@pytest.mark.parametrize(
+    "setting",
+    [(), ("diff.renames", "copies"), ("diff.renameLimit", "5")],
+    ids=["git's defaults", "copies", "a rename limit: --follow asked per name"],
+)
+def test_renamed_pages_were_created_under_their_first_name(renamed, setting):
+    if setting:
+        subprocess.run(["git", "config", *setting], cwd=renamed, check=True)
     dates = assert_theme_s(renamed, {"docs/c.rst", "keep.rst", "new.rst", "a.rst", "b.rst"})
     # "Created On" is the first name's first commit, in its author's zone.
     assert dates["docs/c.rst"] == ("Jan 31, 2021", "Apr 01, 2021")
@@ -175,6 +182,7 @@ def test_a_rename_git_says_nothing_clear_of_is_uncertain(renamed, monkeypatch):
         return None if name == "docs/c.rst" else name
 
     monkeypatch.setattr(git_history, "renamed_from", unclear)
+    monkeypatch.setattr(git_history, "renames_in", lambda *args: {})
     history = walk(str(renamed))
     assert isinstance(history, History)
     _, uncertain = history.dates_of({"docs/c.rst", "new.rst"})

@@ -67,6 +67,10 @@ class History:
     order: list[str] = field(default_factory=list)
     commits: dict[str, Commit] = field(default_factory=dict)
     dates: dict[str, str] = field(default_factory=dict)
+    #: git's rename detection as ``--follow`` makes it, as an option of
+    #: ``git diff-tree`` (None: git's settings are such that each add is
+    #: asked of ``--follow`` itself).
+    detection: str | None = None
 
     def dates_of(self, paths: set[str]) -> tuple[dict[str, tuple[str, str]], set[str]]:
         """Each path's ``(created, last updated)`` as the theme's two calls
@@ -125,6 +129,7 @@ class History:
         first: dict[str, str] = {}
         last: dict[str, str] = {}
         uncertain: set[str] = set()
+        sources = self.sources(paths)
         for commit_id in self.order:
             commit = self.commits[commit_id]
             if len(commit.parents) > 1:
@@ -136,20 +141,52 @@ class History:
                     first.setdefault(path, commit_id)
                     last[path] = commit_id
                 if diff[name] == "A" and commit.parents:
-                    self.follow(commit_id, name, tracked, uncertain)
+                    follow(sources.get((commit_id, name)), name, tracked, uncertain)
         created = {path: self.last_line(first[path], last[path]) for path in first}
         return created, uncertain
 
-    def follow(
-        self, commit_id: str, name: str, tracked: dict[str, list[str]], uncertain: set[str]
-    ) -> None:
-        """Where the commit adds *name*: the name it was renamed from, as
-        ``git log --follow`` finds it, tracked from then on."""
-        old = renamed_from(self.toplevel, commit_id, name)
-        if old is None:
-            uncertain.update(tracked[name])
-        elif old != name:
-            tracked.setdefault(old, []).extend(tracked.pop(name))
+    def sources(self, paths: set[str]) -> dict[tuple[str, str], str | None]:
+        """For each commit (with a parent) that adds one of the names the
+        paths may be followed under, the name ``--follow`` goes on with (or
+        None where git says nothing clear). The names are found a round at a
+        time: the paths, then the names they were renamed or copied from."""
+        adds: dict[str, list[str]] = defaultdict(list)
+        for commit_id, commit in self.commits.items():
+            if len(commit.parents) == 1:
+                diff = commit.diffs.get(commit.parents[0], {})
+                for name in (name for name, status in diff.items() if status == "A"):
+                    adds[name].append(commit_id)
+        found: dict[tuple[str, str], str | None] = {}
+        names, seen = set(paths), set(paths)
+        while names:
+            events = [(commit_id, name) for name in names for commit_id in adds.get(name, ())]
+            found.update(self.sources_of(events))
+            names = {old for old in found.values() if old is not None} - seen
+            seen |= names
+        return found
+
+    def adds_one_file(self, commit_id: str) -> bool:
+        """Whether the commit (with one parent) adds one file only."""
+        commit = self.commits[commit_id]
+        return list(commit.diffs.get(commit.parents[0], {}).values()).count("A") == 1
+
+    def sources_of(self, events: list[tuple[str, str]]) -> dict[tuple[str, str], str | None]:
+        """Each (commit, name added)'s source as ``--follow`` finds it. Where
+        the commit adds no other file, git's detection over the whole commit
+        (``git diff-tree --find-copies-harder``, every commit in one process)
+        weighs the same sources for the one name as ``--follow``'s; else, or
+        where git's settings change it, ``--follow`` is asked, per name."""
+        alone = set()
+        if self.detection is not None:
+            alone = {commit_id for commit_id, _ in events if self.adds_one_file(commit_id)}
+        in_commits = renames_in(self.toplevel, sorted(alone), self.detection) if alone else {}
+        found: dict[tuple[str, str], str | None] = {}
+        for commit_id, name in events:
+            if commit_id in in_commits:
+                found[commit_id, name] = in_commits[commit_id].get(name, name)
+            else:
+                found[commit_id, name] = renamed_from(self.toplevel, commit_id, name)
+        return found
 
     def last_line(self, first: str, last: str) -> str:
         """The theme's ``output.strip().split("\\n")[-1]`` of the dates
@@ -157,10 +194,21 @@ class History:
         return self.dates[last].strip() if first == last else self.dates[last].rstrip()
 
 
-def git(args: list[str], cwd: str | None = None) -> bytes | None:
+def follow(old: str | None, name: str, tracked: dict[str, list[str]], uncertain: set[str]) -> None:
+    """Where a commit adds *name*, which came from *old*: the paths that
+    followed *name* follow *old* from then on (or git said nothing clear)."""
+    if old is None:
+        uncertain.update(tracked[name])
+    elif old != name:
+        tracked.setdefault(old, []).extend(tracked.pop(name))
+
+
+def git(args: list[str], cwd: str | None = None, stdin: bytes | None = None) -> bytes | None:
     """git's output, or None where it fails or is not there."""
     try:
-        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False)
+        done = subprocess.run(
+            ["git", *args], cwd=cwd, input=stdin, capture_output=True, check=False
+        )
     except OSError:
         return None
     return done.stdout if done.returncode == 0 else None
@@ -226,6 +274,7 @@ def walk(cwd: str) -> History | str | None:
     dates = git(["log", DATE, "--format=%H %ad", *PLAIN], cwd)
     if out is None or dates is None:
         return "git log failed"
+    history.detection = detection(cwd)
     try:
         for line in dates.decode().splitlines():
             commit_id, _, date = line.partition(" ")
@@ -264,3 +313,44 @@ def read_commits(history: History, out: bytes) -> None:
             if against in commit.parents or against == ROOT
             else {}
         )
+
+
+#: ``diff.renames`` as ``--follow`` reads it, and the ``git diff-tree``
+#: option doing the same (plumbing reads no such setting).
+DETECTION = {
+    **dict.fromkeys(["", "true", "yes", "on", "1"], "-M"),
+    **dict.fromkeys(["copy", "copies"], "-C"),
+    **dict.fromkeys(["false", "no", "off", "0"], "--no-renames"),
+}
+
+
+def detection(cwd: str) -> str | None:
+    """The ``git diff-tree`` option that detects renames as ``--follow``
+    does here, or None where git's settings make that uncertain (a rename
+    limit, a ``diff.renames`` it does not know)."""
+    if git(["config", "--get", "diff.renameLimit"], cwd) is not None:
+        return None
+    setting = git(["config", "--get", "diff.renames"], cwd) or b""
+    return DETECTION.get(setting.decode(errors="replace").strip().lower())
+
+
+def renames_in(
+    toplevel: str, commit_ids: list[str], option: str | None
+) -> dict[str, dict[str, str]]:
+    """Per commit, each file it adds and its source as git finds it over the
+    whole commit, unchanged files included (``--find-copies-harder``, as
+    ``--follow`` does): one process for all (none where it fails)."""
+    args = ["diff-tree", "--stdin", "-r", "-z", "--name-status", "--find-copies-harder"]
+    out = git([*args, str(option)], toplevel, "".join(f"{c}\n" for c in commit_ids).encode())
+    found: dict[str, dict[str, str]] = {}
+    current: dict[str, str] = {}
+    tokens = iter(out.split(b"\0") if out is not None else [])
+    for token in (token.lstrip(b"\n") for token in tokens):
+        if token[:1].isupper():
+            paths = [os.fsdecode(next(tokens, b""))]
+            if token[:1] in {b"R", b"C"}:
+                paths.append(os.fsdecode(next(tokens, b"")))
+            current[paths[-1]] = paths[0]  # the added file: its source (itself if none)
+        elif token:
+            current = found.setdefault(token.decode(), {})
+    return found

@@ -118,8 +118,9 @@ def serve_theme_dates(app: Sphinx, env: BuildEnvironment) -> list[str]:
             WHAT,
             app.builder.name,
         )
-    elif not isinstance(theme_own, ServedDates):
-        setattr(theme, GIT_DATES, ServedDates(theme_own, env))
+    else:  # one left by a build that never finished answers for this one
+        own = theme_own.theme_own if isinstance(theme_own, ServedDates) else theme_own
+        setattr(theme, GIT_DATES, ServedDates(own, env))
     return []
 
 
