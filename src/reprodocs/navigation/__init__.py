@@ -44,7 +44,6 @@ from reprodocs.navigation.furo import FuroTrees
 from reprodocs.navigation.markdown_copies import WrittenPieces
 from reprodocs.navigation.pydata import PydataSidebars, forget_theme_sidebars
 from reprodocs.navigation.pydata_header import PydataHeaders
-from reprodocs.navigation.pytorch_sphinx_theme2_dates import Dates
 from reprodocs.navigation.pytorch_sphinx_theme2_header import HeaderMenus
 from reprodocs.navigation.serving import renders_html_menu, serve_menu
 from reprodocs.navigation.toctree import ResolvedMenus, fingerprint, setup_renderer
@@ -65,8 +64,9 @@ BUILD_STATES = (
     FuroTrees,
     HeaderMenus,
     WrittenPieces,
-    Dates,
 )
+# pytorch_sphinx_theme2's dates (pytorch_sphinx_theme2_dates.Dates) are made
+# anew before the sources are read, as the history is walked meanwhile.
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

@@ -17,11 +17,13 @@ them (:meth:`History.dates`):
   ``--follow`` git neither simplifies the history nor shows merges: it walks
   every commit in its own order (the walk's order here) and shows each
   other commit whose diff touches the file's name, the name becoming the
-  renamed (or copied) file's old one where a commit adds it as one. Which
-  file that is is asked of git itself, where a commit adds the name
-  (``--follow`` from that commit, one short process): ``--follow`` looks for
-  the name's source among every file of the parent, unchanged ones included,
-  which no detection over a whole commit reproduces.
+  renamed (or copied) file's old one where a commit adds it as one.
+  ``--follow`` looks for the name's source among every file of the parent,
+  unchanged ones included. Where the commit adds no other file, git's
+  detection over the whole commit (``git diff-tree --find-copies-harder``)
+  weighs the same sources for that one name, and one process answers for
+  every such commit (:meth:`History.sources`); elsewhere ``--follow`` itself
+  is asked, from that commit (one short process per name).
 
 The dates are git's own strings (``--date=format:...``: the author's time
 zone, git's locale), decoded as the theme decodes them.

@@ -10,8 +10,10 @@ history that is most of the build (docs/performance.rst).
 Here that function is replaced by its name in the theme's module (which its
 page handler calls it by) while the pages are written, and answers from one
 walk of the history for every page (:mod:`reprodocs.navigation.git_history`),
-made once per build when the first page is written: by the main process,
-whose state the writing processes of ``-j`` inherit. The theme's handler does
+made once per build by the main process: while the sources are read, in a
+thread whose git processes run beside the reading, or, with ``-j`` (whose
+processes are forked, which a thread must not outlive), when the first page
+is written; the writing processes inherit it. The theme's handler does
 the rest as it does, so the pages are its own byte for byte. Where git has no
 history (no git, no repository, a page outside it) every date is ``Unknown``,
 as the theme's failing calls make it. Where the walk cannot answer as git
@@ -24,12 +26,13 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from reprodocs.base import __version__
 from reprodocs.base.i18n import __
-from reprodocs.base.state import build_state
+from reprodocs.base.state import build_state, new_build_state
 from reprodocs.navigation import outcomes
 from reprodocs.navigation.git_history import GLOB, UNKNOWN, History, walk
 from reprodocs.navigation.serving import renders_html_menu
@@ -50,8 +53,10 @@ WHAT = "pytorch_sphinx_theme2's git dates"
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    app.connect("env-get-updated", serve_theme_dates)
-    app.connect("build-finished", restore_theme_dates)
+    # Before the sources are read: the history is walked meanwhile.
+    app.connect("env-before-read-docs", serve_theme_dates)
+    # Before the theme's own build-finished handlers (500), which fork.
+    app.connect("build-finished", restore_theme_dates, priority=100)
     # Before the theme's handler (priority 500), which asks for the dates.
     app.connect("html-page-context", walk_before_first_page, priority=400)
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
@@ -64,6 +69,8 @@ class Dates:
 
     page: str | None = None
     walked: bool = False
+    #: The walk under way while the sources are read, if it is.
+    walking: threading.Thread | None = None
     answers: dict[str, tuple[str, str]] = field(default_factory=dict)
     #: Source paths whose dates are the theme's own, and why.
     own: dict[str, str] = field(default_factory=dict)
@@ -102,14 +109,19 @@ class ServedDates:
         return state.answers[file_path]
 
 
-def serve_theme_dates(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """``env-get-updated``: the theme's ``get_git_dates`` served here while
-    the pages are written, where the theme writes dates with the html or
-    dirhtml builder."""
+def serve_theme_dates(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> bool:
+    """``env-before-read-docs``, where a build starts (its dates' state made
+    anew here, not after reading as the menus' are): the theme's
+    ``get_git_dates`` served here while the pages are written, where the
+    theme writes dates with the html or dirhtml builder. Reading in one
+    process, the history is walked meanwhile, in a thread whose git
+    processes run beside the reading; with ``-j`` (whose processes are
+    forked), when the first page is written. Returns whether it serves."""
+    state = new_build_state(env, Dates)
     theme = sys.modules.get(THEME) if THEME in app.extensions else None
     theme_own = getattr(theme, GIT_DATES, None)
     if not (callable(theme_own) and getattr(app.config, SETTING, False)):
-        return []
+        return False
     if not renders_html_menu(app.builder):
         outcomes.log_once(
             env,
@@ -118,14 +130,23 @@ def serve_theme_dates(app: Sphinx, env: BuildEnvironment) -> list[str]:
             WHAT,
             app.builder.name,
         )
-    else:  # one left by a build that never finished answers for this one
-        own = theme_own.theme_own if isinstance(theme_own, ServedDates) else theme_own
-        setattr(theme, GIT_DATES, ServedDates(own, env))
-    return []
+        return False
+    # One left by a build that never finished answers for this one.
+    own = theme_own.theme_own if isinstance(theme_own, ServedDates) else theme_own
+    setattr(theme, GIT_DATES, ServedDates(own, env))
+    if app.parallel <= 1:
+        sources = theme_sources(app)
+        state.walking = threading.Thread(target=walk_into, args=(state, os.getcwd(), sources))
+        state.walking.start()
+    return True
 
 
 def restore_theme_dates(app: Sphinx, exception: BaseException | None) -> None:
-    """``build-finished``: the theme's own function back."""
+    """``build-finished``: the theme's own function back (the walk ended,
+    if no page was written)."""
+    walking = build_state(app.env, Dates).walking
+    if walking is not None:
+        walking.join()
     theme = sys.modules.get(THEME)
     replaced = getattr(theme, GIT_DATES, None)
     if isinstance(replaced, ServedDates):
@@ -145,21 +166,31 @@ def walk_before_first_page(
 
 
 def walk_once(app: Sphinx, state: Dates) -> bool:
-    """The history walked for every page, once per build. Returns whether
-    it walked now."""
+    """The history walked for every page, once per build (or the walk under
+    way waited for). Returns whether it walked now."""
+    if state.walking is not None:
+        state.walking.join()
+        state.walking = None
     if state.walked:
         return False
-    state.walked = True
-    history = walk(os.getcwd())  # where the theme's git runs
-    if isinstance(history, str):
-        state.reason = history
-        return True
-    sources = [path for path in map(theme_source(app), sorted(app.env.found_docs)) if path]
-    if history is None:  # no git or no repository: every call of the theme's fails
-        state.answers = dict.fromkeys(sources, (UNKNOWN, UNKNOWN))
-    else:
-        answer(state, history, sources)
+    walk_into(state, os.getcwd(), theme_sources(app))  # where the theme's git runs
     return True
+
+
+def walk_into(state: Dates, cwd: str, sources: list[str]) -> None:
+    """The history of the repository *cwd* is in, walked for the theme's
+    *sources*: their answers, or why the theme's own, in *state*."""
+    state.walked = True
+    try:
+        history = walk(cwd)
+        if isinstance(history, str):
+            state.reason = history
+        elif history is None:  # no git or no repository: every call of the theme's fails
+            state.answers = dict.fromkeys(sources, (UNKNOWN, UNKNOWN))
+        else:
+            answer(state, history, sources)
+    except Exception as error:  # noqa: BLE001 (lost in a thread; the theme answers instead)
+        state.reason = f"the walk failed ({type(error).__name__})"
 
 
 def answer(state: Dates, history: History, sources: list[str]) -> None:
@@ -179,6 +210,11 @@ def answer(state: Dates, history: History, sources: list[str]) -> None:
             state.own[source] = "a rename git does not tell clearly"
         else:
             state.answers[source] = dates[path]
+
+
+def theme_sources(app: Sphinx) -> list[str]:
+    """The paths the theme asks git about, for every document."""
+    return [path for path in map(theme_source(app), sorted(app.env.found_docs)) if path]
 
 
 def theme_source(app: Sphinx) -> Callable[[str], str | None]:
