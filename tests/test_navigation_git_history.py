@@ -177,6 +177,14 @@ def test_outside_a_repository_every_date_is_unknown(tmp_path, monkeypatch):
     assert theme_git_dates(str(folder / "page.rst")) == (UNKNOWN, UNKNOWN)
 
 
+def test_a_repository_without_a_commit_has_no_dates(tmp_path, monkeypatch):
+    repo = new_repository(tmp_path / "repo")
+    (repo / "page.rst").write_text("Page\n", encoding="utf-8")
+    monkeypatch.chdir(repo)
+    assert walk(str(repo)) is None
+    assert theme_git_dates(str(repo / "page.rst")) == (UNKNOWN, UNKNOWN)
+
+
 def test_a_rename_git_says_nothing_clear_of_is_uncertain(renamed, monkeypatch):
     def unclear(toplevel, commit_id, name):
         return None if name == "docs/c.rst" else name

@@ -33,8 +33,13 @@ def repo(tmp_path, monkeypatch, theme):
     ``sphinx-build`` is."""
     repo = dates_bench.history(tmp_path / "repo", pages=8, commits=40, seed=2, merges=True)
     (repo / "draft.rst").write_text("Draft\n=====\n\nNever committed.\n", encoding="utf-8")
+    # A page whose path git reads as a pattern: its dates are the theme's own.
+    (repo / "glob[1].rst").write_text("Glob\n====\n\nA pattern.\n", encoding="utf-8")
     with (repo / "index.rst").open("a", encoding="utf-8") as index:
-        index.write("   draft\n")
+        index.write("   draft\n   glob[1]\n")
+    subprocess.run(["git", "add", "glob[1].rst"], cwd=repo, check=True)
+    identity = ["-c", "user.name=A", "-c", "user.email=a@example.com"]
+    subprocess.run(["git", *identity, "commit", "-qm", "glob"], cwd=repo, check=True)
     monkeypatch.chdir(repo)
     return repo
 
@@ -80,7 +85,10 @@ def test_dates_are_the_theme_s_from_one_walk_in_the_main_process(
     assert len(served) > len(app.env.found_docs) > 3
     assert walks.read_text(encoding="utf-8").split() == [str(os.getpid())]
     pages = len(app.env.found_docs)
-    assert summary_line(app).endswith(f"; dates served on {pages} of {pages} pages")
+    assert summary_line(app).endswith(
+        f"; dates served on {pages - 1} of {pages} pages; "
+        "the theme's own dates on 1: a path git reads as a pattern (1)"
+    )
     import pytorch_sphinx_theme2
 
     assert not isinstance(pytorch_sphinx_theme2.get_git_dates, dates.ServedDates)
@@ -96,12 +104,16 @@ def test_a_project_outside_the_repository_has_unknown_dates(
         elsewhere = tmp_path / "elsewhere"
         elsewhere.mkdir()
         subprocess.run(["git", "init", "-q"], cwd=elsewhere, check=True)
+        identity = ["-c", "user.name=A", "-c", "user.email=a@example.com"]
+        empty = ["commit", "-q", "--allow-empty", "-m", "empty"]
+        subprocess.run(["git", *identity, *empty], cwd=elsewhere, check=True)
         monkeypatch.chdir(elsewhere)  # git runs in another repository
     _, theme_s = build(make_app, repo, tmp_path / "theme")
     app, served = build(make_app, repo, tmp_path / "served", "reprodocs.navigation")
     assert served == theme_s
     assert not dated(served)
-    assert "; dates served on" in summary_line(app)
+    pages = len(app.env.found_docs)
+    assert summary_line(app).endswith(f"; dates served on {pages} of {pages} pages")
 
 
 def test_where_the_walk_fails_the_dates_are_the_theme_s(make_app, repo, tmp_path, monkeypatch):

@@ -256,6 +256,8 @@ def walk(cwd: str) -> History | str | None:
         if git(["rev-parse", "--git-dir"], cwd) is None:
             return None
         return "a repository without a work tree"
+    if git(["rev-parse", "--verify", "-q", "HEAD"], cwd) is None:
+        return None  # no commit yet: the theme's calls fail too
     history = History(os.fsdecode(toplevel.rstrip(b"\n")))
     out = git(
         [
