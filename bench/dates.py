@@ -168,10 +168,22 @@ def step(
     return changes
 
 
-def built(repo: Path, out: Path, extra: str, dates: bool) -> tuple[float, float]:
+def built(repo: Path, out: Path, jobs: str, extra: str, dates: bool) -> tuple[float, float]:
     """The build's wall and CPU seconds (its git processes' included)."""
     (repo / "conf.py").write_text(CONF.format(extra=extra, dates=dates), encoding="utf-8")
-    command = [sys.executable, "-m", "sphinx", "-E", "-q", "-b", "html", str(repo), str(out)]
+    command = [
+        sys.executable,
+        "-m",
+        "sphinx",
+        "-E",
+        "-q",
+        "-j",
+        jobs,
+        "-b",
+        "html",
+        str(repo),
+        str(out),
+    ]
     build = timed_build(command, env=None)
     return build.wall, build.cpu
 
@@ -211,7 +223,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--commits", type=int, default=3000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("-j", "--jobs", default="1", help="sphinx-build's -j")
     args = parser.parse_args(argv)
+    if args.json:
+        args.json = args.json.resolve()  # the builds run from the repository
     with tempfile.TemporaryDirectory() as folder:
         repo = history(Path(folder) / "repo", args.pages, args.commits)
         os.chdir(repo)  # where sphinx-build runs, and so the theme's git
@@ -222,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
             order = list(BUILDS) if round_ % 2 == 0 else list(reversed(BUILDS))
             for name in order:
                 out = Path(folder) / f"out-{len(times[name])}-{name.replace(' ', '')}"
-                wall, seconds = built(repo, out, *BUILDS[name])
+                wall, seconds = built(repo, out, args.jobs, *BUILDS[name])
                 times[name].append(wall)
                 cpu[name].append(seconds)
                 written[name] = pages(out)
@@ -235,6 +250,7 @@ def main(argv: list[str] | None = None) -> int:
             "html_files": len(written["pt2"]),
             "pages_with_dates": dated,
             "identical": same,
+            "jobs": args.jobs,
             "wall": figures(times),
             "cpu": figures(cpu),
         }
