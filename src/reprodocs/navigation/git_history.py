@@ -35,6 +35,7 @@ import heapq
 import os
 import re
 import subprocess
+import sys
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -297,7 +298,8 @@ def read_commits(history: History, out: bytes) -> None:
     diff: dict[str, str] = {}
     for token in tokens:
         if token[:1].isupper():  # a status; the path follows
-            diff[os.fsdecode(next(tokens, b""))] = token[:1].decode()
+            # Each path once in memory, however many commits change it.
+            diff[sys.intern(os.fsdecode(next(tokens, b"")))] = token[:1].decode()
             continue
         header = HEADER.match(token.lstrip(b"\n"))
         if header is None:
