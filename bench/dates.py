@@ -217,6 +217,38 @@ def figures(times: dict[str, list[float]]) -> dict:
     }
 
 
+def walk_alone(repo: Path, sampled: int) -> dict:
+    """The walk's time for every page of *repo*, against the theme's own two
+    calls for *sampled* pages."""
+    import time
+
+    from pytorch_sphinx_theme2 import get_git_dates
+
+    from reprodocs.navigation.git_history import History, walk
+
+    pages = sorted(str(path.relative_to(repo)) for path in repo.rglob("*.rst"))
+    start = time.perf_counter()
+    history = walk(str(repo))
+    walked = time.perf_counter() - start
+    assert isinstance(history, History)
+    dates, uncertain = history.dates_of(set(pages))
+    served = time.perf_counter() - start
+    sample = pages[:: max(1, len(pages) // sampled)][:sampled]
+    start = time.perf_counter()
+    theirs = {page: get_git_dates(str(repo / page)) for page in sample}
+    theme = (time.perf_counter() - start) / len(sample)
+    return {
+        "pages": len(pages),
+        "commits": len(history.order),
+        "walk_s": walked,
+        "walk_and_dates_s": served,
+        "uncertain": len(uncertain),
+        "theme_s_per_page": theme,
+        "theme_s_all_pages_estimated": theme * len(pages),
+        "sample_identical": all(dates[page] == theirs[page] for page in sample),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=300)
@@ -224,12 +256,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--json", type=Path)
     parser.add_argument("-j", "--jobs", default="1", help="sphinx-build's -j")
+    parser.add_argument(
+        "--walk-only",
+        type=int,
+        metavar="N",
+        help="no builds: time the walk for every page, and the theme's own calls for N pages",
+    )
     args = parser.parse_args(argv)
     if args.json:
         args.json = args.json.resolve()  # the builds run from the repository
     with tempfile.TemporaryDirectory() as folder:
         repo = history(Path(folder) / "repo", args.pages, args.commits)
         os.chdir(repo)  # where sphinx-build runs, and so the theme's git
+        if args.walk_only is not None:
+            results = walk_alone(repo, args.walk_only)
+            print(json.dumps(results, indent=1))
+            if args.json:
+                args.json.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+            return 0
         times: dict[str, list[float]] = {name: [] for name in BUILDS}
         cpu: dict[str, list[float]] = {name: [] for name in BUILDS}
         written = {}
