@@ -10,7 +10,7 @@ from bs4 import BeautifulSoup
 
 from reprodocs.base.state import build_state
 from reprodocs.navigation import furo as navigation_furo
-from reprodocs.navigation.outcomes import SERVED, Outcomes, summary
+from reprodocs.navigation.outcomes import DATES, SERVED, Outcomes, summary
 
 
 def build(make_app, rootdir, tmp_path, root, confoverrides, builder="html", parallel=0):
@@ -133,4 +133,15 @@ def test_the_theme_s_own_on_a_page_wins_over_served():
     assert state.pages == {"a": "x", "b": SERVED}
     assert summary(["t"], state.pages) == (
         "reprodocs.navigation: t: menus served on 1 of 2 pages; the theme's own on 1: x (1)"
+    )
+
+
+def test_dates_are_counted_apart_from_the_menus():
+    state = Outcomes()
+    state.record("a", SERVED)
+    state.record("a", SERVED, DATES)
+    state.record("b", "why", DATES)
+    assert summary(["t"], state.pages, state.dates) == (
+        "reprodocs.navigation: t: menus served on 1 of 1 pages; dates served on 1 of 2 pages; "
+        "the theme's own dates on 1: why (1)"
     )

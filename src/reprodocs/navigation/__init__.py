@@ -24,7 +24,8 @@ written. Its other modules serve the menus of the theme families that do not
 ask ``toctree()`` for them: pydata-sphinx-theme (``pydata``), furo
 (``furo``), pytorch_sphinx_theme2's header menu
 (``pytorch_sphinx_theme2_header``) and its Markdown copies
-(``markdown_copies``). Each page's menu is written by one writer
+(``markdown_copies``), and its per-page git dates
+(``pytorch_sphinx_theme2_dates``). Each page's menu is written by one writer
 (``pages``), and where it cannot be the theme's byte for byte the theme's own
 is used, by one policy (``outcomes``), which also tells the build log once
 what the navigation did. It needs neither the notes extension nor the
@@ -64,6 +65,8 @@ BUILD_STATES = (
     HeaderMenus,
     WrittenPieces,
 )
+# pytorch_sphinx_theme2's dates (pytorch_sphinx_theme2_dates.Dates) are made
+# anew before the sources are read, as the history is walked meanwhile.
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
@@ -82,6 +85,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # pages without their menus
     app.setup_extension("reprodocs.navigation.pytorch_sphinx_theme2_header")
     app.setup_extension("reprodocs.navigation.markdown_copies")
+    # pytorch_sphinx_theme2's per-page git dates, from one walk of the history
+    app.setup_extension("reprodocs.navigation.pytorch_sphinx_theme2_dates")
     # What the navigation did, in the build's summary.
     app.connect("build-finished", outcomes.summarise)
     # Reading is untouched and nothing is kept in the environment. The menus

@@ -42,6 +42,10 @@ logger = logging.getLogger(__name__)
 
 #: What a page's outcome is when its menus were served here.
 SERVED = ""
+#: What is served on a page, each counted apart: its menus, and
+#: pytorch_sphinx_theme2's git dates (``pytorch_sphinx_theme2_dates``).
+MENUS = "menus"
+DATES = "dates"
 
 
 @dataclass
@@ -50,6 +54,8 @@ class Outcomes:
     the themes recognised, what the log told and the self-check compared."""
 
     pages: dict[str, str] = field(default_factory=dict)
+    #: Each page's outcome for its dates, where they were asked for.
+    dates: dict[str, str] = field(default_factory=dict)
     #: The themes whose menus this extension knows, as recognised ("furo 2025.12.19").
     themes: dict[str, None] = field(default_factory=dict)
     logged: set[str] = field(default_factory=set)
@@ -69,16 +75,18 @@ class Outcomes:
         self.checked.add(key)
         return True
 
-    def record(self, pagename: str, outcome: str) -> None:
-        """The page's outcome: the theme's own on a page wins over served,
-        the first reason kept."""
-        if not self.pages.get(pagename):
-            self.pages[pagename] = outcome
+    def record(self, pagename: str, outcome: str, kind: str = MENUS) -> None:
+        """The page's outcome for its *kind*: the theme's own on a page wins
+        over served, the first reason kept."""
+        outcomes = self.dates if kind == DATES else self.pages
+        if not outcomes.get(pagename):
+            outcomes[pagename] = outcome
         if self.folder is not None and os.getpid() != self.pid:
             if self.file is None:
                 path = self.folder / f"{os.getpid()}.tsv"
                 self.file = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-            os.write(self.file, f"{pagename}\t{outcome}\n".encode("utf-8", "surrogatepass"))
+            line = f"{kind}\t{pagename}\t{outcome}\n"
+            os.write(self.file, line.encode("utf-8", "surrogatepass"))
 
 
 def start(app: Sphinx, env: BuildEnvironment) -> None:
@@ -93,14 +101,15 @@ def recognise(env: BuildEnvironment, theme: str) -> None:
     build_state(env, Outcomes).themes.setdefault(theme)
 
 
-def served(env: BuildEnvironment, pagename: str) -> None:
-    """The page's menu was served here."""
-    build_state(env, Outcomes).record(pagename, SERVED)
+def served(env: BuildEnvironment, pagename: str, kind: str = MENUS) -> None:
+    """The page's menu (or *kind*) was served here."""
+    build_state(env, Outcomes).record(pagename, SERVED, kind)
 
 
-def own(env: BuildEnvironment, pagename: str, what: str) -> None:
-    """The page's menu is the theme's own because of *what* (told already)."""
-    build_state(env, Outcomes).record(pagename, what)
+def own(env: BuildEnvironment, pagename: str, what: str, kind: str = MENUS) -> None:
+    """The page's menu (or *kind*) is the theme's own because of *what*
+    (told already)."""
+    build_state(env, Outcomes).record(pagename, what, kind)
 
 
 def log_once(env: BuildEnvironment, what: str, message: str, *args: object) -> None:
@@ -112,12 +121,17 @@ def log_once(env: BuildEnvironment, what: str, message: str, *args: object) -> N
 
 
 def theme_own(
-    env: BuildEnvironment, pagename: str | None, what: str, message: str, *args: object
+    env: BuildEnvironment,
+    pagename: str | None,
+    what: str,
+    message: str,
+    *args: object,
+    kind: str = MENUS,
 ) -> None:
-    """The page's menu is the theme's own because of *what*; the log says
-    so once per build and *what*."""
+    """The page's menu (or *kind*) is the theme's own because of *what*;
+    the log says so once per build and *what*."""
     if pagename is not None:
-        own(env, pagename, what)
+        own(env, pagename, what, kind)
     log_once(env, what, message, *args)
 
 
@@ -125,32 +139,51 @@ def summarise(app: Sphinx, exception: BaseException | None) -> None:
     """``build-finished``: one line saying what the navigation did."""
     state = build_state(app.env, Outcomes)
     pages = dict(state.pages)
+    dates = dict(state.dates)
     if state.folder is not None:
         for path in sorted(state.folder.glob("*.tsv")):
             for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+                kind, _, line = line.partition("\t")
                 pagename, _, outcome = line.partition("\t")
-                if not pages.get(pagename):
-                    pages[pagename] = outcome
+                outcomes = dates if kind == DATES else pages
+                if not outcomes.get(pagename):
+                    outcomes[pagename] = outcome
         shutil.rmtree(state.folder, ignore_errors=True)
         state.folder = None
     if exception is None:
         # A theme that asks for toctree() is served whatever its version.
         themes = list(state.themes) or [f"{app.config.html_theme} (toctree())"]
-        logger.info(summary(themes, pages))
+        logger.info(summary(themes, pages, dates))
 
 
-def summary(themes: list[str], pages: dict[str, str]) -> str:
-    """The summary's line, from the themes recognised and each page's outcome."""
+def summary(themes: list[str], pages: dict[str, str], dates: dict[str, str] | None = None) -> str:
+    """The summary's line, from the themes recognised and each page's
+    outcome (its menus, and its dates where any page asked for them)."""
     theme = ", ".join(themes)
     if not pages:
-        return __("reprodocs.navigation: %s: no page asked for a menu it serves") % theme
-    reasons = Counter(outcome for outcome in pages.values() if outcome != SERVED)
-    line = __("reprodocs.navigation: %s: menus served on %d of %d pages") % (
-        theme,
-        len(pages) - reasons.total(),
-        len(pages),
-    )
-    if reasons:
-        own = "; ".join(f"{reason} ({count})" for reason, count in reasons.most_common())
-        line += __("; the theme's own on %d: %s") % (reasons.total(), own)
+        line = __("reprodocs.navigation: %s: no page asked for a menu it serves") % theme
+    else:
+        line = __("reprodocs.navigation: %s: menus served on %d of %d pages") % (
+            theme,
+            served_count(pages),
+            len(pages),
+        ) + theme_own_part(pages, __("; the theme's own on %d: %s"))
+    if dates:
+        line += __("; dates served on %d of %d pages") % (served_count(dates), len(dates))
+        line += theme_own_part(dates, __("; the theme's own dates on %d: %s"))
     return line
+
+
+def served_count(outcomes: dict[str, str]) -> int:
+    """How many pages were served."""
+    return sum(outcome == SERVED for outcome in outcomes.values())
+
+
+def theme_own_part(outcomes: dict[str, str], wording: str) -> str:
+    """The summary's part saying where the theme's own was used, and why
+    (*wording*: how many, and the reasons)."""
+    reasons = Counter(outcome for outcome in outcomes.values() if outcome != SERVED)
+    if not reasons:
+        return ""
+    own = "; ".join(f"{reason} ({count})" for reason, count in reasons.most_common())
+    return wording % (reasons.total(), own)
