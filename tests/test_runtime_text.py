@@ -99,10 +99,11 @@ def test_a_stale_note_text_is_warned_on_every_build(project):
     assert len(warned) == 1
     assert f"{api}:8: WARNING: cuda-deterministic-backward: its :runtime-text:" in warned[0]
     assert "This operation may produce nondeterministic gradients" in warned[0]
-    assert warned[0].endswith("[reprodocs.runtime-text]")
+    # Of type reprodocs.runtime-text (which Sphinx 7.3 and later also print).
+    assert build(project, "-E", "-D", "suppress_warnings=reprodocs.runtime-text") == (0, [])
     # Again on a build that reads nothing; and -W fails it.
     assert build(project) == (0, warned)
-    assert build(project, "-W")[0] == 1
+    assert build(project, "-W")[0] != 0  # 2 on Sphinx 7.2, 1 later
 
 
 def test_an_entry_edited_elsewhere_makes_the_list_stale(project):
