@@ -104,6 +104,15 @@ PYTORCH2_SETTINGS = (
 )
 
 
+def examples(number: int) -> int:
+    """How many examples a property test generates: *number*; a third of
+    it where ``REPRODOCS_FEWER_EXAMPLES`` is set, as the Makefile's
+    ``test-sphinx-X`` targets set it for the lines between the oldest and
+    the newest Sphinx (each example is a whole site built; the full lines,
+    7.2.6, 9.0 and 9.1, generate them all)."""
+    return max(1, number // 3) if os.environ.get("REPRODOCS_FEWER_EXAMPLES") else number
+
+
 def require_pytorch_sphinx_theme2() -> None:
     """The theme pins Sphinx <= 7.2.6, so it is installed in the 7.2.6 line's
     venv alone (.venv-sphinx72: ``make test-sphinx72``, ``make

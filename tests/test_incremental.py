@@ -13,7 +13,7 @@ import sphinx
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import exported_index, html_mtimes, parse_html
+from conftest import examples, exported_index, html_mtimes, parse_html
 
 DIRECTIVES = ["cuda-deterministic-backward", "cuda-deterministic", "cudnn-deterministic"]
 PAGES = ["alpha", "beta", "gamma", "delta"]
@@ -107,7 +107,9 @@ def index_of(outdir: Path) -> tuple[str, str]:
 
 @pytest.mark.slow
 @settings(
-    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(12),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(steps=st.lists(edit, min_size=1, max_size=5))
 def test_incremental_builds_give_the_fresh_index(make_app, tmp_path_factory, steps):

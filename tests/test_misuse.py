@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from sphinx.cmd.build import build_main
 from sphinx.util.console import strip_colors
 
-from conftest import notes_in, parse_html, text_of
+from conftest import examples, notes_in, parse_html, text_of
 
 # Each misuse: the page's body, and the directive and line the warning must name
 # (the page's title and toctree take lines 1-7).
@@ -97,7 +97,9 @@ option_value = st.text(
 
 @pytest.mark.slow
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(60),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     options=st.dictionaries(

@@ -7,6 +7,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
+
 pytest.importorskip("furo")
 
 import furo
@@ -328,7 +330,7 @@ def furo_trees(app) -> list[tuple[str, str, str]]:
 
 
 @settings(
-    max_examples=15,
+    max_examples=examples(15),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
     phases=[Phase.explicit, Phase.reuse, Phase.generate],

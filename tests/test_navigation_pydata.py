@@ -21,7 +21,7 @@ from bs4 import BeautifulSoup
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from conftest import pytorch_sphinx_theme2_settings
+from conftest import examples, pytorch_sphinx_theme2_settings
 from reprodocs.navigation import pydata, pydata_sidebar
 from reprodocs.navigation.outcomes import Outcomes
 from test_navigation_trees import sites
@@ -363,7 +363,7 @@ def uncached_theme(monkeypatch) -> None:
 
 
 @settings(
-    max_examples=20,
+    max_examples=examples(20),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
     # No shrinking: an example is a whole site; it is printed as generated.

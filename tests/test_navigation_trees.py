@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from sphinx import addnodes
 from sphinx.environment.adapters.toctree import TocTree
 
+from conftest import examples
 from test_navigation import OPTIONS, capture_menus
 
 #: Title words: plain, with markup, escaped characters, and the words once
@@ -110,7 +111,7 @@ def sites(draw) -> dict[str, str]:
 
 
 @settings(
-    max_examples=30,
+    max_examples=examples(30),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
     # No shrinking: an example is a whole site, shrinking one takes minutes
