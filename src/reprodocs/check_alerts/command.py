@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 from reprodocs.base.i18n import __
 from reprodocs.base.walk import files_under
 from reprodocs.check_alerts.compare import Comparison, Ignore, Located, compare
+from reprodocs.check_alerts.formats import FORMATS, REPORTS, Counts
 from reprodocs.check_alerts.registry import RegistryError, registry_at
-from reprodocs.check_alerts.report import FORMATS, REPORTS, Counts
 from reprodocs.check_alerts.scan import PYTHON_SUFFIXES, AlertCall, file_alert_calls
 from reprodocs.check_alerts.ties import Tie, file_ties
 

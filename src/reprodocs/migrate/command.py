@@ -15,10 +15,11 @@ from typing import NamedTuple, TextIO
 
 from reprodocs.base.files import remove_stale_temporaries
 from reprodocs.base.i18n import __
-from reprodocs.migrate import report
+from reprodocs.migrate import messages
 from reprodocs.migrate.alerts import Alerts, add_alerts, read_alerts
 from reprodocs.migrate.docstrings import Docstring, docstrings, may_document
 from reprodocs.migrate.matching import ListsOutcome, match_lists
+from reprodocs.migrate.messages import Message
 from reprodocs.migrate.model import (
     FoundNote,
     HandKeptList,
@@ -30,7 +31,6 @@ from reprodocs.migrate.model import (
 )
 from reprodocs.migrate.names import names_match, operation_words
 from reprodocs.migrate.owners import module_name
-from reprodocs.migrate.report import Message
 from reprodocs.migrate.runtime_text import listings
 from reprodocs.migrate.settings import DEFAULT_WORDING, Settings
 from reprodocs.migrate.sources import (
@@ -141,7 +141,7 @@ def _failed(path: Path, line: int | None, reason: object) -> _Failed:
     text = read_leniently(path)
     words = operation_words(text) if text is not None else None
     location = path if line is None else f"{path}:{line}"
-    return _Failed(report.cannot_migrate(location, reason), UnreadFile(path, line, words))
+    return _Failed(messages.cannot_migrate(location, reason), UnreadFile(path, line, words))
 
 
 def run(
@@ -177,12 +177,12 @@ def run(
     found += [failed.message for failed in lists.failed]
     found += _files_given_entries(lists, files, settings)
     said, moved = _migrate_all(found, settings, write, lists)
-    messages = [report.source_not_read(error) for error in alerts.errors] if alerts else []
+    said_list = [messages.source_not_read(error) for error in alerts.errors] if alerts else []
     for index, file in enumerate(found):
-        messages += said[index]
+        said_list += said[index]
         if isinstance(file, _File):
-            messages += _lists_report(file.path, lists.outcome, moved.get(file.path, {}))
-    return report.say(messages, stdout or sys.stdout, stderr or sys.stderr)
+            said_list += _lists_report(file.path, lists.outcome, moved.get(file.path, {}))
+    return messages.say(said_list, stdout or sys.stdout, stderr or sys.stderr)
 
 
 def _migrate_all(
@@ -300,9 +300,9 @@ def _read_all(
     cleaned: set[Path] = set()
     for source in source_files(paths):
         if source.not_followed:
-            found.append(report.not_followed(source.path, source.not_followed))
+            found.append(messages.not_followed(source.path, source.not_followed))
         elif source.problem:
-            found.append(report.cannot_migrate(source.path, source.problem))
+            found.append(messages.cannot_migrate(source.path, source.problem))
             unread += [UnreadFile(source.path, None, None)] if source.unseen else []
         else:
             target = Path(os.path.realpath(source.path))  # a symbolic link given: its file
@@ -401,25 +401,27 @@ def _migrate(
     """The file migrated with the lists' plan, written or shown as a diff;
     what to say of it, and where its lines went (if written)."""
     migration = _with_plan(file, settings, lists)
-    messages = []
+    said_list = []
     moved: dict[int, int] = {}
     try:
         if migration.text != file.text and write:
             write_atomically(file.target, migration.text, file.encoding, file.stat_when_read)
             shown = f"{file.path} -> {file.target}" if file.path.is_symlink() else file.path
-            messages.append(report.rewrote(shown))
+            said_list.append(messages.rewrote(shown))
             moved = migration.moved
         elif migration.text != file.text:
-            messages.append(report.diff(file.path, file.text, migration.text, migration.moved))
+            said_list.append(messages.diff(file.path, file.text, migration.text, migration.moved))
     except (NotRewritten, OSError, UnicodeError) as error:
         # Nothing of the plan is written there: not what was planned, nor
         # what would be planned there instead.
         lists.not_written(file.path)
-        return [report.cannot_migrate(file.path, error)], {}
+        return [messages.cannot_migrate(file.path, error)], {}
     for notice in migration.notices:
         line = moved.get(notice.line, notice.line)
-        messages.append(report.at_line(file.path, line, notice.message, report.LEGACY_NOTES_REMAIN))
-    return messages, moved
+        said_list.append(
+            messages.at_line(file.path, line, notice.message, messages.LEGACY_NOTES_REMAIN)
+        )
+    return said_list, moved
 
 
 def _with_plan(file: _File, settings: Settings, lists: _Lists) -> Migration:
@@ -453,11 +455,11 @@ def _apply(file: _File, settings: Settings, plan: Plan | None) -> tuple[Migratio
 def _lists_report(path: Path, outcome: ListsOutcome, moved: dict[int, int]) -> list[Message]:
     """The lists' report on a file, at its lines as written."""
     return [
-        report.at_line(
+        messages.at_line(
             path,
             moved.get(found.line) or moved.get(found.anchor or found.line, found.line),
             found.message,
-            report.LEGACY_NOTES_REMAIN if found.kept else report.NOTHING_TO_MIGRATE,
+            messages.LEGACY_NOTES_REMAIN if found.kept else messages.NOTHING_TO_MIGRATE,
         )
         for found in outcome.reports
         if found.path == path

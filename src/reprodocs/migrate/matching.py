@@ -14,9 +14,10 @@ from pathlib import Path
 
 from reprodocs.base.i18n import __
 from reprodocs.base.vocabulary import ANY_BACKEND, DETERMINISTIC, SEPARATOR
-from reprodocs.migrate.conditions import DEVICE_BACKENDS, devices_named, pass_named
+from reprodocs.migrate.devices_and_passes import DEVICE_BACKENDS, devices_named, pass_named
 from reprodocs.migrate.docstrings import Docstring, ProseNote
 from reprodocs.migrate.entries import entry_options, writable
+from reprodocs.migrate.messages import Report
 from reprodocs.migrate.model import (
     ALGORITHMS_OPTION,
     ALIASES_OPTION,
@@ -29,7 +30,6 @@ from reprodocs.migrate.model import (
     UnreadFile,
 )
 from reprodocs.migrate.names import kin, names_match, operation_word
-from reprodocs.migrate.report import Report
 
 #: What this migration gives notes, by ``id``.
 _Assigned = dict[int, Listing]

@@ -1,4 +1,4 @@
-"""reprodocs.migrate.directives: a directive already there (a note, or an
+"""reprodocs.migrate.existing_directives: a directive already there (a note, or an
 entry that renders nothing) that says what an item said takes the item off
 its list."""
 
