@@ -93,15 +93,22 @@ def read_leniently(path: Path) -> str | None:
         return None
 
 
-def migrate_source(path: Path, text: str, settings: Settings = DEFAULT_SETTINGS) -> Migration:
-    """The migration of *text*, the file *path*'s. A file that may hold no
-    form migrate reads is not parsed: so a file this Python cannot parse
-    (newer syntax, say) is no error there, unless the plan adds entries to it."""
+def migrate_source(
+    path: Path,
+    text: str,
+    settings: Settings = DEFAULT_SETTINGS,
+    module: tuple[str, bool] | None = None,
+) -> Migration:
+    """The migration of *text*, the file *path*'s (a Python file's *module*
+    and whether it is a package: by the folders around it where not given).
+    A file that may hold no form migrate reads is not parsed: so a file
+    this Python cannot parse (newer syntax, say) is no error there, unless
+    the plan adds entries to it."""
     if not worth_reading(text) and not (settings.plan and settings.plan.entries):
         return Migration(text)
     if path.suffix == ".py":
-        module, package = module_name(path)
-        migration = migrate_python(text, settings, module, package)
+        name, package = module or module_name(path)
+        migration = migrate_python(text, settings, name, package)
     else:
         migration = rewrite_text(text, settings)
     for note in migration.notes:
@@ -145,6 +152,20 @@ def write_atomically(
             raise NotRewritten(__("it changed while it was being migrated (run migrate again)"))
 
     replace_file(target, text, encoding=encoding, mark=TEMPORARY_MARK, finish=keep_identity)
+
+
+def refusal(path: Path, status: os.stat_result) -> str | None:
+    """Why the file *path* (stat *status*) cannot be replaced with a new
+    text and stay the same file to its users, as :func:`write_atomically`
+    would refuse it; None if it can. Asked when it is read, so that a run
+    plans nothing there; :func:`write_atomically` asks again."""
+    try:
+        _check_rewritable(path, status)
+    except NotRewritten as error:
+        return str(error)
+    except OSError as error:
+        return str(error)
+    return None
 
 
 def _changed(before: os.stat_result, after: os.stat_result, *, metadata: bool) -> bool:
