@@ -19,6 +19,7 @@ import migrate_support
 from migrate_support import LISTS, reports, run, snapshot
 from reprodocs import migrate
 from reprodocs.__main__ import main
+from reprodocs.migrate import command
 
 # The fixtures these tests take, by their names.
 tree = migrate_support.tree
@@ -478,3 +479,41 @@ def test_a_note_that_cannot_take_its_options_in_a_file_without_a_list_is_left(tm
         ),
         f"{tmp_path / 'ops.py'}:4: in neither list: the cuda-deterministic note of ops.split",
     ]
+
+
+def test_a_list_is_not_written_when_a_file_its_plan_relies_on_could_not_be(
+    tree, capsys, monkeypatch
+):
+    # A write that fails unforeseen (the disk full): the list's file, which
+    # relies on the notes there, is held back whole, and nothing is matched
+    # again; a second run gives what a clean run gives.
+    clean = tree(LISTS, to="clean")
+    assert run(capsys, "--write", str(clean / "torch"))[0] == migrate.NOTHING_TO_MIGRATE
+    root = tree(LISTS)
+    monkeypatch.chdir(root)
+    before = snapshot(root)
+    conv = Path("torch/nn/modules/conv.py")
+    write = command.write_atomically
+
+    def disk_full(path, *args):
+        if path == conv.resolve():
+            raise OSError(28, "No space left on device")
+        write(path, *args)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(command, "write_atomically", disk_full)
+        status, out, err = run(capsys, "--write", "torch")
+
+    assert status == migrate.FILE_ERROR
+    assert f"{conv}: cannot migrate it: [Errno 28] No space left on device" in err.splitlines()
+    assert (
+        "torch/__init__.py: cannot migrate it: its lists' plan relies on "
+        f"{conv}, which could not be written (run migrate again)"
+    ) in err.splitlines()
+    assert "rewrote torch/__init__.py" not in out
+    after = snapshot(root)
+    assert after["torch/__init__.py"] == before["torch/__init__.py"]
+    assert after[str(conv)] == before[str(conv)]
+
+    assert run(capsys, "--write", "torch")[0] == migrate.NOTHING_TO_MIGRATE
+    assert snapshot(root) == snapshot(clean)

@@ -299,9 +299,9 @@ def _write_all(read: _Read, planned: Planned) -> dict[Path, _Written]:
         problem: object = planned.refused.get(file.path)
         blocking = sorted(planned.relies_on.get(file.path, set()) & not_written)
         if problem is None and blocking and migration.text != file.text:
-            problem = __("not written, as %s, which its lists' plan relies on, was not") % (
-                ", ".join(map(str, blocking))
-            )
+            problem = __(
+                "its lists' plan relies on %s, which could not be written (run migrate again)"
+            ) % ", ".join(map(str, blocking))
         said: list[Message] = []
         moved: dict[int, int] = {}
         try:

@@ -42,10 +42,6 @@ class Planned:
     given_entries: list[Path] = field(default_factory=list)
 
 
-#: A note or docstring left as is because what the plan gives it cannot be written.
-UNWRITABLE = "left as is: the options or entries planned here would change its string's escapes"
-
-
 def plan(
     found: Found,
     files: list[SourceText],
@@ -74,7 +70,11 @@ def plan(
                 continue
             if missing:
                 unwritable.setdefault(path, [])
-                unwritable[path] += [Notice(line, str(__(UNWRITABLE))) for line in sorted(missing)]
+                said = __(
+                    "left as is: the options or entries planned here would change its string's "
+                    "escapes"
+                )
+                unwritable[path] += [Notice(line, str(said)) for line in sorted(missing)]
                 newly |= {(path, line) for line in missing}
             migrations[path] = migration
         if not newly:
