@@ -517,3 +517,43 @@ def test_a_list_is_not_written_when_a_file_its_plan_relies_on_could_not_be(
 
     assert run(capsys, "--write", "torch")[0] == migrate.NOTHING_TO_MIGRATE
     assert snapshot(root) == snapshot(clean)
+
+
+#: Files whose notes and docstrings take items of the lists: a note and a
+#: docstring (conv.py), notes named otherwise (functional.py: :aliases:),
+#: a note and an entry of one operation (_tensor_docs.py: put_), docstrings
+#: taking entries (_torch_docs.py: histc, bincount).
+TAKING_ITEMS = [
+    "torch/nn/modules/conv.py",
+    "torch/nn/functional.py",
+    "torch/_tensor_docs.py",
+    "torch/_torch_docs.py",
+]
+
+
+@pytest.mark.parametrize("read_only", TAKING_ITEMS)
+def test_a_read_only_file_made_writable_converges_to_a_clean_migration(
+    tree, capsys, monkeypatch, read_only
+):
+    # Read-only, its items' entries stand in the lists' place; once it is
+    # writable, a second run moves them to its notes and docstrings, as a
+    # clean run places them.
+    clean = tree(LISTS, to="clean")
+    assert run(capsys, "--write", str(clean / "torch"))[0] == migrate.NOTHING_TO_MIGRATE
+    root = tree(LISTS)
+    monkeypatch.chdir(root)
+    path = Path(read_only)
+    original = path.read_bytes()
+    path.chmod(0o444)
+
+    status, _, err = run(capsys, "--write", "torch")
+
+    assert status == migrate.FILE_ERROR
+    assert f"{path}: cannot migrate it: read-only (mode 0444)" in err.splitlines()
+    assert path.read_bytes() == original
+    assert snapshot(root) != snapshot(clean)
+
+    path.chmod(0o644)
+    assert run(capsys, "--write", "torch")[0] == migrate.NOTHING_TO_MIGRATE
+    assert snapshot(root) == snapshot(clean)
+    assert run(capsys, "--write", "torch")[1] == ""  # and stays so

@@ -15,7 +15,14 @@ from typing import NamedTuple
 from reprodocs.migrate import messages
 from reprodocs.migrate.docstrings import Docstring, docstrings, may_document
 from reprodocs.migrate.messages import Message
-from reprodocs.migrate.model import FoundNote, HandKeptList, Migration, ParseError, UnreadFile
+from reprodocs.migrate.model import (
+    OP_OPTION,
+    FoundNote,
+    HandKeptList,
+    Migration,
+    ParseError,
+    UnreadFile,
+)
 from reprodocs.migrate.names import names_match, operation_words
 
 
@@ -93,19 +100,21 @@ def find(
         sum(file.migration.list_directives for file in files),
         [file.path for file in files if file.migration.runtime_lists],
     )
-    found.docstrings, found.failed = _docstrings(python_files, found.lists)
+    # The operations of the lists' items, and of the entries standing in
+    # their place (which their docstrings may take now).
+    operations = {item.operation for found in found.lists for item in found.items}
+    operations |= {note.options.get(OP_OPTION, "") for note in found.notes if note.list_place}
+    found.docstrings, found.failed = _docstrings(python_files, operations - {""})
     found.unread = [*unread, *(failure.unread for failure in found.failed)]
     return found
 
 
 def _docstrings(
-    python_files: Iterable[SourceText], lists: Iterable[HandKeptList]
+    python_files: Iterable[SourceText], operations: set[str]
 ) -> tuple[dict[str, Docstring], list[Failed]]:
-    """The docstrings, in *python_files*, of the operations the items of
-    *lists* name, by those names: one naming the operation exactly before
-    one a package re-exports (the first of equals); and the files that may
-    hold some but cannot be parsed."""
-    operations = {item.operation for found in lists for item in found.items if item.operation}
+    """The docstrings, in *python_files*, of *operations*, by those names:
+    one naming the operation exactly before one a package re-exports (the
+    first of equals); and the files that may hold some but cannot be parsed."""
     short_names = {name.rpartition(".")[2] for name in operations}
     best: dict[str, tuple[int, Docstring]] = {}
     failures: list[Failed] = []

@@ -21,6 +21,7 @@ from reprodocs.migrate.messages import Report
 from reprodocs.migrate.model import (
     ALGORITHMS_OPTION,
     ALIASES_OPTION,
+    OP_OPTION,
     FoundNote,
     HandKeptList,
     Listing,
@@ -126,6 +127,8 @@ def match_lists(
     ]
     assigned, matched = _match(open_items)
     _place_items(outcome, open_items, (assigned, matched), places, unwritten)
+    released = _release(outcome, usable, assigned, places, unwritten)
+    usable = [note for note in usable if id(note) not in released]
     _plan_options(outcome, usable, assigned)
     for found in lists:
         _plan_list(outcome, found)
@@ -222,6 +225,56 @@ def _candidates(
     if not found and not (docstring is not None and docstring.prose_note is not None):
         found = [n for n in notes if any(kin(item.operation, name) for name in n.operations)]
     return [note for note in found if (note.path, note.line) not in unwritten]
+
+
+def _release(
+    outcome: ListsOutcome,
+    notes: list[FoundNote],
+    assigned: _Assigned,
+    docstrings: Mapping[str, Docstring],
+    unwritten: Collection[Place],
+) -> set[int]:
+    """Each entry standing in a list's place (:attr:`FoundNote.list_place`)
+    whose item a free note or the docstring of its operation can say now
+    (its file can be written since, say) leaves the list's place for it,
+    matched as a clean run matches the items (:func:`_match`): the tree
+    converges. The ``id`` of the entries that leave."""
+    others = [note for note in notes if not note.list_place]
+    open_items: list[_OpenItem] = []
+    entries: dict[int, FoundNote] = {}
+    for entry in notes:
+        operation = entry.options.get(OP_OPTION, "")
+        kind = entry.options.get(ALGORITHMS_OPTION, "").lower()
+        if not entry.list_place or kind != entry.list_place or not operation:
+            continue
+        listing = Listing.of_options(kind, entry.options)
+        item = ListItem(
+            entry.line, operation, operation, listing.when, "", listing.with_words, listing.cases
+        )
+        candidates = _candidates(item, others, docstrings.get(operation), unwritten)
+        open_items.append((item, HandKeptList(entry.line, kind, [item]), candidates))
+        entries[id(item)] = entry
+    matched: _Matched = {}
+    while pairs := _best_pairs(open_items, assigned, matched):
+        _, _, item, found, note = min(pairs, key=lambda pair: pair[:2])
+        matched[id(item)] = note
+        assigned[id(note)] = _listing(found.kind, item, note)
+    released: set[int] = set()
+    for item, found, candidates in open_items:
+        docstring = docstrings.get(item.operation)
+        if id(item) not in matched:
+            if not docstring or not _gets_entry(item, candidates, assigned):
+                continue
+            if (docstring.path, docstring.line) in unwritten:
+                continue
+            options = entry_options(Listing.of_item(found.kind, item), docstring, item.operation)
+            if not writable(docstring, options):
+                continue
+            outcome.plan(docstring.path).entries.setdefault(docstring.line, []).append(options)
+        entry = entries[id(item)]
+        outcome.plan(entry.path).released.add(entry.line)
+        released.add(id(entry))
+    return released
 
 
 def _listing(kind: str, item: ListItem, note: FoundNote) -> Listing:

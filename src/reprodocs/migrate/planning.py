@@ -102,7 +102,9 @@ def _match(found: Found, unwritten: set[Place], alerts: Alerts | None) -> ListsO
     # The lists' content (what help() shows) in line with the registry;
     # not while a file that could not be read may hold some of it.
     if found.runtime_lists and not found.unread:
-        listed = listings(found.notes, outcome.plans)
+        released = {(path, line) for path, p in outcome.plans.items() for line in p.released}
+        notes = [note for note in found.notes if (note.path, note.line) not in released]
+        listed = listings(notes, outcome.plans)
         for path in found.runtime_lists:
             outcome.plan(path).listed = listed
     return outcome
