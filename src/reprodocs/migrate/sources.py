@@ -17,7 +17,7 @@ from pathlib import Path
 
 from reprodocs.base.files import replace_file
 from reprodocs.base.i18n import __
-from reprodocs.base.walk import Met, files_under
+from reprodocs.base.walk import Met, files_at
 from reprodocs.migrate.model import Migration, ParseError
 from reprodocs.migrate.owners import module_name
 from reprodocs.migrate.python import migrate_python
@@ -39,32 +39,21 @@ Source = Met
 
 def source_files(paths: Iterable[str]) -> Iterator[Source]:
     """The ``.rst`` and ``.py`` files at or under *paths*, in order, each with
-    the reason it cannot be used, if any. Hidden directories and
-    ``__pycache__`` are not entered. In a directory, a symbolic link is not
-    followed: the file it points to is found where it is, if it is under one of
-    the directories given, or else the link is reported as not followed
-    (:func:`reprodocs.base.walk.files_under`). A symbolic link given as a path
-    is followed."""
-    paths = list(paths)
-    roots = [os.path.realpath(name) for name in paths if os.path.isdir(name)]
-    for name in paths:
-        path = Path(name)
-        try:
-            mode = path.stat().st_mode
-        except FileNotFoundError:
-            yield Source(path, str(__("no such file or directory")))
-            continue
-        except OSError as error:
-            yield Source(path, error.strerror or str(error), unseen=True)
-            continue
-        if stat.S_ISDIR(mode):
-            yield from files_under(path, SUFFIXES, roots)
-        elif path.suffix not in SUFFIXES:
-            yield Source(path, str(__("not a .rst or .py file")))
-        elif not stat.S_ISREG(mode):
-            yield Source(path, str(__("not a regular file")))
+    the reason it cannot be used, if any, as :func:`reprodocs.base.walk.files_at`
+    finds them: hidden directories and ``__pycache__`` not entered; in a
+    directory, a symbolic link not followed (the file it points to is found
+    where it is, if it is under one of the directories given, or else the
+    link is reported as not followed); a symbolic link given as a path
+    followed. A path given must name a regular ``.rst`` or ``.py`` file."""
+    for met in files_at(list(paths), SUFFIXES):
+        if not met.given or met.problem:
+            yield met
+        elif met.path.suffix not in SUFFIXES:
+            yield Source(met.path, str(__("not a .rst or .py file")))
+        elif not met.regular:
+            yield Source(met.path, str(__("not a regular file")))
         else:
-            yield Source(path)
+            yield Source(met.path)
 
 
 def read_source(path: Path) -> tuple[str, str]:
