@@ -25,9 +25,11 @@ The rewriting works line by line on the source text
 ``tokenize`` (:mod:`~reprodocs.migrate.python`), so only the text inside
 string literals is ever changed. Anything that looks like a legacy note but
 cannot be rewritten safely is left as is and reported as a :class:`Notice`.
-The files are found, read and written in :mod:`~reprodocs.migrate.sources`;
-the command, the only part that reads and writes, is
-:mod:`~reprodocs.migrate.command`.
+A run is one pipeline, each phase once: read and write in
+:mod:`~reprodocs.migrate.command` (the only part that reads and writes,
+through :mod:`~reprodocs.migrate.sources`), find in
+:mod:`~reprodocs.migrate.finding` and plan in
+:mod:`~reprodocs.migrate.planning`, text to text between them.
 
 This package holds no code: it names what its modules offer.
 """
