@@ -557,3 +557,32 @@ def test_a_read_only_file_made_writable_converges_to_a_clean_migration(
     assert run(capsys, "--write", "torch")[0] == migrate.NOTHING_TO_MIGRATE
     assert snapshot(root) == snapshot(clean)
     assert run(capsys, "--write", "torch")[1] == ""  # and stays so
+
+
+def test_an_entry_in_a_list_s_place_edited_by_hand_stays(tree, capsys, monkeypatch):
+    # Someone changed what migrate wrote there: moving it to the note would
+    # drop the change, so it stays, and the note is in neither list.
+    monkeypatch.chdir(tree(LISTS))
+    conv = Path("torch/nn/modules/conv.py")
+    conv.chmod(0o444)
+    assert run(capsys, "--write", "torch")[0] == migrate.FILE_ERROR
+    conv.chmod(0o644)
+    init = Path("torch/__init__.py")
+    edited = init.read_text().replace(
+        "       :op: torch.nn.Conv1d\n       :backend: CUDA\n",
+        "       :op: torch.nn.Conv1d\n       :backend: CUDA, XPU\n",
+    )
+    assert edited != init.read_text()
+    init.write_text(edited)
+
+    status, _, err = run(capsys, "--write", "torch")
+
+    # The other entry there, as migrate wrote it, goes to its docstring.
+    assert "       :op: torch.nn.Conv1d\n       :backend: CUDA, XPU\n" in init.read_text()
+    assert ":op: torch.nn.ConvTranspose1d" not in init.read_text()
+    assert ":deterministic-algorithms:" not in conv.read_text().partition("class ConvTranspose1d")[0]
+    assert (
+        "torch/nn/modules/conv.py:15: in neither list: the cudnn-deterministic note of "
+        "torch.nn.modules.conv.Conv1d"
+    ) in err.splitlines()
+    assert status == migrate.NOTHING_TO_MIGRATE

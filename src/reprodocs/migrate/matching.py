@@ -29,6 +29,7 @@ from reprodocs.migrate.model import (
     Options,
     Plan,
     UnreadFile,
+    collapse,
 )
 from reprodocs.migrate.names import kin, names_match, operation_word
 
@@ -251,7 +252,15 @@ def _release(
         item = ListItem(
             entry.line, operation, operation, listing.when, "", listing.with_words, listing.cases
         )
-        candidates = _candidates(item, others, docstrings.get(operation), unwritten)
+        docstring = docstrings.get(operation)
+        # Only an entry as migrate wrote it: one edited since, or given
+        # alerts, says what a note or another entry would not keep.
+        written = entry_options(Listing.of_item(kind, item), docstring, operation)
+        if {name: collapse(value) for name, value in written} != {
+            name: collapse(value) for name, value in entry.options.items()
+        }:
+            continue
+        candidates = _candidates(item, others, docstring, unwritten)
         open_items.append((item, HandKeptList(entry.line, kind, [item]), candidates))
         entries[id(item)] = entry
     matched: _Matched = {}
