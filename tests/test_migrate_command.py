@@ -580,7 +580,9 @@ def test_an_entry_in_a_list_s_place_edited_by_hand_stays(tree, capsys, monkeypat
     # The other entry there, as migrate wrote it, goes to its docstring.
     assert "       :op: torch.nn.Conv1d\n       :backend: CUDA, XPU\n" in init.read_text()
     assert ":op: torch.nn.ConvTranspose1d" not in init.read_text()
-    assert ":deterministic-algorithms:" not in conv.read_text().partition("class ConvTranspose1d")[0]
+    assert (
+        ":deterministic-algorithms:" not in conv.read_text().partition("class ConvTranspose1d")[0]
+    )
     assert (
         "torch/nn/modules/conv.py:15: in neither list: the cudnn-deterministic note of "
         "torch.nn.modules.conv.Conv1d"
