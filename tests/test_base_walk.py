@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-from reprodocs.base.walk import Met, files_under
+from reprodocs.base.walk import Met, files_at, files_under
 
 
 def test_each_file_and_each_link_not_followed(tmp_path):
@@ -52,4 +52,27 @@ def test_a_directory_that_cannot_be_listed_is_a_problem(tmp_path):
     assert list(files_under(tmp_path / "missing", (".py",), [])) == [
         # What it holds is unknown: migrate holds back what it may decide.
         Met(tmp_path / "missing", problem="No such file or directory", unseen=True)
+    ]
+
+
+def test_paths_given_are_taken_as_named_and_directories_searched(tmp_path):
+    # One walk for both commands: a path given is followed (a link too),
+    # whatever its suffix; each command says which files it reads.
+    (tmp_path / "top").mkdir()
+    (tmp_path / "top" / "a.py").write_text("")
+    (tmp_path / "notes.txt").write_text("")
+    (tmp_path / "link.py").symlink_to("top/a.py")
+    (tmp_path / "loop.py").symlink_to("loop.py")
+    os.mkfifo(tmp_path / "pipe.py")
+    names = ["missing.py", "notes.txt", "link.py", "loop.py", "pipe.py", "top"]
+
+    found = list(files_at([str(tmp_path / name) for name in names], (".py",)))
+
+    assert found == [
+        Met(tmp_path / "missing.py", "no such file or directory", given=True),
+        Met(tmp_path / "notes.txt", given=True),
+        Met(tmp_path / "link.py", given=True),
+        Met(tmp_path / "loop.py", "Too many levels of symbolic links", unseen=True, given=True),
+        Met(tmp_path / "pipe.py", given=True, regular=False),
+        Met(tmp_path / "top" / "a.py"),
     ]

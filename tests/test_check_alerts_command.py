@@ -264,7 +264,7 @@ def test_github_format_annotates_lines(tree, capsys):
 
 
 def test_github_escapes():
-    from reprodocs.check_alerts.report import escaped
+    from reprodocs.check_alerts.formats import escaped
 
     assert escaped("a%b\nc\rd:e,f") == "a%25b%0Ac%0Dd:e,f"
     assert escaped("a:b,c", property_value=True) == "a%3Ab%2Cc"

@@ -19,6 +19,7 @@ import migrate_support
 from migrate_support import LISTS, reports, run, snapshot
 from reprodocs import migrate
 from reprodocs.__main__ import main
+from reprodocs.migrate import command
 
 # The fixtures these tests take, by their names.
 tree = migrate_support.tree
@@ -478,3 +479,112 @@ def test_a_note_that_cannot_take_its_options_in_a_file_without_a_list_is_left(tm
         ),
         f"{tmp_path / 'ops.py'}:4: in neither list: the cuda-deterministic note of ops.split",
     ]
+
+
+def test_a_list_is_not_written_when_a_file_its_plan_relies_on_could_not_be(
+    tree, capsys, monkeypatch
+):
+    # A write that fails unforeseen (the disk full): the list's file, which
+    # relies on the notes there, is held back whole, and nothing is matched
+    # again; a second run gives what a clean run gives.
+    clean = tree(LISTS, to="clean")
+    assert run(capsys, "--write", str(clean / "torch"))[0] == migrate.NOTHING_TO_MIGRATE
+    root = tree(LISTS)
+    monkeypatch.chdir(root)
+    before = snapshot(root)
+    conv = Path("torch/nn/modules/conv.py")
+    write = command.write_atomically
+
+    def disk_full(path, *args):
+        if path == conv.resolve():
+            raise OSError(28, "No space left on device")
+        write(path, *args)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(command, "write_atomically", disk_full)
+        status, out, err = run(capsys, "--write", "torch")
+
+    assert status == migrate.FILE_ERROR
+    assert f"{conv}: cannot migrate it: [Errno 28] No space left on device" in err.splitlines()
+    assert (
+        "torch/__init__.py: cannot migrate it: its lists' plan relies on "
+        f"{conv}, which could not be written (run migrate again)"
+    ) in err.splitlines()
+    assert "rewrote torch/__init__.py" not in out
+    after = snapshot(root)
+    assert after["torch/__init__.py"] == before["torch/__init__.py"]
+    assert after[str(conv)] == before[str(conv)]
+
+    assert run(capsys, "--write", "torch")[0] == migrate.NOTHING_TO_MIGRATE
+    assert snapshot(root) == snapshot(clean)
+
+
+#: Files whose notes and docstrings take items of the lists: a note and a
+#: docstring (conv.py), notes named otherwise (functional.py: :aliases:),
+#: a note and an entry of one operation (_tensor_docs.py: put_), docstrings
+#: taking entries (_torch_docs.py: histc, bincount).
+TAKING_ITEMS = [
+    "torch/nn/modules/conv.py",
+    "torch/nn/functional.py",
+    "torch/_tensor_docs.py",
+    "torch/_torch_docs.py",
+]
+
+
+@pytest.mark.parametrize("read_only", TAKING_ITEMS)
+def test_a_read_only_file_made_writable_converges_to_a_clean_migration(
+    tree, capsys, monkeypatch, read_only
+):
+    # Read-only, its items' entries stand in the lists' place; once it is
+    # writable, a second run moves them to its notes and docstrings, as a
+    # clean run places them.
+    clean = tree(LISTS, to="clean")
+    assert run(capsys, "--write", str(clean / "torch"))[0] == migrate.NOTHING_TO_MIGRATE
+    root = tree(LISTS)
+    monkeypatch.chdir(root)
+    path = Path(read_only)
+    original = path.read_bytes()
+    path.chmod(0o444)
+
+    status, _, err = run(capsys, "--write", "torch")
+
+    assert status == migrate.FILE_ERROR
+    assert f"{path}: cannot migrate it: read-only (mode 0444)" in err.splitlines()
+    assert path.read_bytes() == original
+    assert snapshot(root) != snapshot(clean)
+
+    path.chmod(0o644)
+    assert run(capsys, "--write", "torch")[0] == migrate.NOTHING_TO_MIGRATE
+    assert snapshot(root) == snapshot(clean)
+    assert run(capsys, "--write", "torch")[1] == ""  # and stays so
+
+
+def test_an_entry_in_a_list_s_place_edited_by_hand_stays(tree, capsys, monkeypatch):
+    # Someone changed what migrate wrote there: moving it to the note would
+    # drop the change, so it stays, and the note is in neither list.
+    monkeypatch.chdir(tree(LISTS))
+    conv = Path("torch/nn/modules/conv.py")
+    conv.chmod(0o444)
+    assert run(capsys, "--write", "torch")[0] == migrate.FILE_ERROR
+    conv.chmod(0o644)
+    init = Path("torch/__init__.py")
+    edited = init.read_text().replace(
+        "       :op: torch.nn.Conv1d\n       :backend: CUDA\n",
+        "       :op: torch.nn.Conv1d\n       :backend: CUDA, XPU\n",
+    )
+    assert edited != init.read_text()
+    init.write_text(edited)
+
+    status, _, err = run(capsys, "--write", "torch")
+
+    # The other entry there, as migrate wrote it, goes to its docstring.
+    assert "       :op: torch.nn.Conv1d\n       :backend: CUDA, XPU\n" in init.read_text()
+    assert ":op: torch.nn.ConvTranspose1d" not in init.read_text()
+    assert (
+        ":deterministic-algorithms:" not in conv.read_text().partition("class ConvTranspose1d")[0]
+    )
+    assert (
+        "torch/nn/modules/conv.py:15: in neither list: the cudnn-deterministic note of "
+        "torch.nn.modules.conv.Conv1d"
+    ) in err.splitlines()
+    assert status == migrate.NOTHING_TO_MIGRATE

@@ -439,7 +439,7 @@ def test_a_temporary_file_in_use_is_not_removed(tmp_path, capsys):
 def test_a_file_changed_while_it_is_migrated_is_left(tmp_path, capsys, monkeypatch):
     path = tmp_path / "notes.py"
     path.write_text(NOTED)
-    read = migrate.migrate_file
+    read = migrate.read_source
 
     def read_then_edited(source, *args):
         result = read(source, *args)
@@ -447,7 +447,7 @@ def test_a_file_changed_while_it_is_migrated_is_left(tmp_path, capsys, monkeypat
             stream.write("EDITED = True\n")
         return result
 
-    monkeypatch.setattr(command, "migrate_file", read_then_edited)
+    monkeypatch.setattr(command, "read_source", read_then_edited)
     status, out, err = run(capsys, "--write", str(path))
 
     assert (status, out) == (migrate.FILE_ERROR, "")

@@ -33,11 +33,38 @@ class Met(NamedTuple):
     problem: str | None = None
     not_followed: str | None = None
     unseen: bool = False
+    #: Named as a path, not met in a directory (and so taken whatever its
+    #: suffix, each command saying which it reads); *regular*: a regular
+    #: file (one met in a directory that is not is a *problem*).
+    given: bool = False
+    regular: bool = True
 
 
 def is_skipped(name: str) -> bool:
     """Whether a directory of this name is not entered."""
     return name.startswith(".") or name == "__pycache__"
+
+
+def files_at(paths: list[str], suffixes: tuple[str, ...]) -> Iterator[Met]:
+    """The files at *paths*, in order: each directory searched
+    (:func:`files_under`, the directories given its *roots*), each other
+    path as given (a symbolic link followed: it was named); a path that
+    cannot be looked up, with why (*unseen* unless it does not exist)."""
+    roots = [os.path.realpath(name) for name in paths if os.path.isdir(name)]
+    for name in paths:
+        path = Path(name)
+        try:
+            mode = path.stat().st_mode
+        except FileNotFoundError:
+            yield Met(path, str(__("no such file or directory")), given=True)
+            continue
+        except OSError as error:
+            yield Met(path, error.strerror or str(error), unseen=True, given=True)
+            continue
+        if stat.S_ISDIR(mode):
+            yield from files_under(path, suffixes, roots)
+        else:
+            yield Met(path, given=True, regular=stat.S_ISREG(mode))
 
 
 def files_under(top: Path, suffixes: tuple[str, ...], roots: list[str]) -> Iterator[Met]:

@@ -9,6 +9,6 @@ alerts (``:alert:``). The command reads both and reports where they disagree.
 - :mod:`~reprodocs.check_alerts.registry`: the registry, read from nondeterministic.json
 - :mod:`~reprodocs.check_alerts.compare`: the findings (pure)
 - :mod:`~reprodocs.check_alerts.suggest`: each entry's alerts, where tests or a call tie them (for migrate)
-- :mod:`~reprodocs.check_alerts.report`: text, JSON, GitHub annotations
+- :mod:`~reprodocs.check_alerts.formats`: text, JSON, GitHub annotations
 - :mod:`~reprodocs.check_alerts.command`: arguments, files, ignore rules, exit status
 """

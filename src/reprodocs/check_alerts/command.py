@@ -9,7 +9,6 @@ source, the registry, the configuration) cannot be read."""
 from __future__ import annotations
 
 import contextlib
-import os
 import runpy
 import sys
 import time
@@ -19,10 +18,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from reprodocs.base.i18n import __
-from reprodocs.base.walk import files_under
+from reprodocs.base.walk import files_at
 from reprodocs.check_alerts.compare import Comparison, Ignore, Located, compare
+from reprodocs.check_alerts.formats import FORMATS, REPORTS, Counts
 from reprodocs.check_alerts.registry import RegistryError, registry_at
-from reprodocs.check_alerts.report import FORMATS, REPORTS, Counts
 from reprodocs.check_alerts.scan import PYTHON_SUFFIXES, AlertCall, file_alert_calls
 from reprodocs.check_alerts.ties import Tie, file_ties
 
@@ -158,25 +157,20 @@ def report(form: str, comparison: Comparison | None, counts: Counts, errors: lis
 
 
 def source_files(paths: list[str], scan: Scan) -> Iterator[Path]:
-    """The files of *paths*: each file given, and each source file under a
-    directory given, searched as migrate searches (:mod:`reprodocs.base.walk`:
-    links in a directory not followed, each passed over said in *scan*'s
-    notices; what cannot be read, in its errors)."""
-    roots = [os.path.realpath(name) for name in paths if os.path.isdir(name)]
-    for name in paths:
-        path = Path(name)
-        if path.is_dir():
-            for met in files_under(path, SUFFIXES, roots):
-                if met.not_followed:
-                    scan.notices.append(__("%s: not followed: %s") % (met.path, met.not_followed))
-                elif met.problem:
-                    scan.errors.append(__("%s: cannot read it: %s") % (met.path, met.problem))
-                else:
-                    yield met.path
-        elif path.exists():
-            yield path
+    """The files of *paths*: each file given (whatever its suffix), and each
+    source file under a directory given, searched as migrate searches
+    (:func:`reprodocs.base.walk.files_at`: links in a directory not followed,
+    each passed over said in *scan*'s notices; what cannot be read, in its
+    errors)."""
+    for met in files_at(paths, SUFFIXES):
+        if met.not_followed:
+            scan.notices.append(__("%s: not followed: %s") % (met.path, met.not_followed))
+        elif met.given and met.problem and not met.unseen:
+            scan.errors.append(__("%s: no such file or directory") % met.path)
+        elif met.problem:
+            scan.errors.append(__("%s: cannot read it: %s") % (met.path, met.problem))
         else:
-            scan.errors.append(__("%s: no such file or directory") % path)
+            yield met.path
 
 
 def scan_sources(paths: list[str], progress: TextIO) -> Scan:

@@ -14,7 +14,7 @@ for an include, PyTorch 2.x's for a placeholder).
 The two lists hand-kept in ``torch.use_deterministic_algorithms``' docstring
 (:mod:`~reprodocs.migrate.lists`) are read too: each item is matched, by
 its operation and its condition, to a note (a legacy one, or a directive
-already there: :mod:`~reprodocs.migrate.directives`), which gets
+already there: :mod:`~reprodocs.migrate.existing_directives`), which gets
 ``:deterministic-algorithms:`` and ``:when:``; each list becomes a
 ``.. nondeterministic-ops::`` directive generating it from the notes,
 followed by the items no note matched, still kept by hand and reported
@@ -25,9 +25,11 @@ The rewriting works line by line on the source text
 ``tokenize`` (:mod:`~reprodocs.migrate.python`), so only the text inside
 string literals is ever changed. Anything that looks like a legacy note but
 cannot be rewritten safely is left as is and reported as a :class:`Notice`.
-The files are found, read and written in :mod:`~reprodocs.migrate.sources`;
-the command, the only part that reads and writes, is
-:mod:`~reprodocs.migrate.command`.
+A run is one pipeline, each phase once: read and write in
+:mod:`~reprodocs.migrate.command` (the only part that reads and writes,
+through :mod:`~reprodocs.migrate.sources`), find in
+:mod:`~reprodocs.migrate.finding` and plan in
+:mod:`~reprodocs.migrate.planning`, text to text between them.
 
 This package holds no code: it names what its modules offer.
 """
@@ -37,6 +39,13 @@ from __future__ import annotations
 from reprodocs.migrate.command import run, survey
 from reprodocs.migrate.includes import INCLUDED_NOTES
 from reprodocs.migrate.matching import ListsOutcome, fits, match_lists
+from reprodocs.migrate.messages import (
+    FILE_ERROR,
+    LEGACY_NOTES_REMAIN,
+    NOTHING_TO_MIGRATE,
+    Report,
+    unified_diff,
+)
 from reprodocs.migrate.model import (
     FoundNote,
     HandKeptList,
@@ -48,13 +57,6 @@ from reprodocs.migrate.model import (
 )
 from reprodocs.migrate.names import kin, names_match
 from reprodocs.migrate.placeholders import PLACEHOLDERS
-from reprodocs.migrate.report import (
-    FILE_ERROR,
-    LEGACY_NOTES_REMAIN,
-    NOTHING_TO_MIGRATE,
-    Report,
-    unified_diff,
-)
 from reprodocs.migrate.rewrite import rewrite_text
 from reprodocs.migrate.settings import DEFAULT_WORDING, Settings
 from reprodocs.migrate.sources import (

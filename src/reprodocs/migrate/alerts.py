@@ -16,9 +16,9 @@ from reprodocs.check_alerts.command import Scan, scan_sources
 from reprodocs.check_alerts.registry import Entry
 from reprodocs.check_alerts.suggest import suggest_alerts
 from reprodocs.migrate.matching import ListsOutcome
+from reprodocs.migrate.messages import Report
 from reprodocs.migrate.model import ALERT_OPTION, FoundNote, ListItem
 from reprodocs.migrate.names import names_match
-from reprodocs.migrate.report import Report
 
 #: What the sources raise and their tests expect.
 Alerts = Scan

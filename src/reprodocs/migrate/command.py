@@ -1,6 +1,10 @@
-"""``python -m reprodocs migrate``: its arguments, and the run, where all of
-migrate's reading and writing happens; the rewriting itself is text to
-text, in the modules it calls."""
+"""``python -m reprodocs migrate``: its arguments, and the run, one straight
+pipeline whose phases each run once: read (here), find
+(:mod:`~reprodocs.migrate.finding`), plan (:mod:`~reprodocs.migrate.planning`),
+write (here) and report (:mod:`~reprodocs.migrate.messages`). All of
+migrate's reading and writing happens here, at the two ends; the phases
+between are text to text. The dry run and ``--write`` share every phase
+but the writing."""
 
 from __future__ import annotations
 
@@ -9,38 +13,29 @@ import os
 import re
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple, TextIO
 
 from reprodocs.base.files import remove_stale_temporaries
 from reprodocs.base.i18n import __
-from reprodocs.migrate import report
-from reprodocs.migrate.alerts import Alerts, add_alerts, read_alerts
-from reprodocs.migrate.docstrings import Docstring, docstrings, may_document
-from reprodocs.migrate.matching import ListsOutcome, match_lists
-from reprodocs.migrate.model import (
-    FoundNote,
-    HandKeptList,
-    Migration,
-    Notice,
-    ParseError,
-    Plan,
-    UnreadFile,
-)
-from reprodocs.migrate.names import names_match, operation_words
+from reprodocs.migrate import messages
+from reprodocs.migrate.alerts import Alerts, read_alerts
+from reprodocs.migrate.finding import Failed, Found, SourceText, failed, find
+from reprodocs.migrate.matching import ListsOutcome
+from reprodocs.migrate.messages import Message
+from reprodocs.migrate.model import Migration, ParseError, UnreadFile
 from reprodocs.migrate.owners import module_name
-from reprodocs.migrate.report import Message
-from reprodocs.migrate.runtime_text import listings
+from reprodocs.migrate.planning import Planned, plan
 from reprodocs.migrate.settings import DEFAULT_WORDING, Settings
 from reprodocs.migrate.sources import (
     TEMPORARY_MARK,
     NotRewritten,
     Source,
-    migrate_file,
     migrate_source,
     read_leniently,
     read_source,
+    refusal,
     source_files,
     write_atomically,
 )
@@ -116,32 +111,27 @@ def from_arguments(arguments: argparse.Namespace) -> int:
 
 
 @dataclass
-class _File:
-    """A file read, with its migration without the lists' plan."""
+class _Read:
+    """What the read phase gives: in the order found, each file holding
+    something (read, and found what it holds) or what to say of a path;
+    every Python file read (the docstrings are found there); the files that
+    could not be read or parsed, or whose contents are unknown."""
 
-    path: Path
-    #: The file itself (*path* may be a symbolic link given), and its stat when read.
-    target: Path
-    stat_when_read: os.stat_result
-    text: str
-    encoding: str
-    migration: Migration
+    found: list[SourceText | Message] = field(default_factory=list)
+    python_files: list[SourceText] = field(default_factory=list)
+    unread: list[UnreadFile] = field(default_factory=list)
 
-
-class _Failed(NamedTuple):
-    """A file that could not be read or parsed: what to say of it, and what
-    it holds back (:func:`~reprodocs.migrate.matching.held_by`)."""
-
-    message: Message
-    unread: UnreadFile
+    @property
+    def files(self) -> list[SourceText]:
+        return [file for file in self.found if isinstance(file, SourceText)]
 
 
-def _failed(path: Path, line: int | None, reason: object) -> _Failed:
-    """The file *path*, which could not be read or parsed (at *line*) for *reason*."""
-    text = read_leniently(path)
-    words = operation_words(text) if text is not None else None
-    location = path if line is None else f"{path}:{line}"
-    return _Failed(report.cannot_migrate(location, reason), UnreadFile(path, line, words))
+class _Written(NamedTuple):
+    """What the write phase did with a file: what to say of it, and where
+    its lines went (if written)."""
+
+    said: list[Message]
+    moved: dict[int, int]
 
 
 def run(
@@ -159,8 +149,9 @@ def run(
     *alerts_from* tie the alerts written (:mod:`~reprodocs.migrate.alerts`).
 
     Every file is read first, so that the items of the lists can be matched
-    to notes in any file (:func:`match_lists`); the lists' report follows
-    each file's notices, with the lines of the file as it is after the run.
+    to notes in any file; the plan is made once, for all files, and then
+    written (:func:`_write_all`); the lists' report follows each file's
+    notices, with the lines of the file as it is after the run.
 
     The exit status: 0 when no legacy note is left (none was found, or all were
     written); 1 when some are left (the diff shows them, or they are reported
@@ -168,46 +159,23 @@ def run(
     could not be read, parsed or written. A file that could not be read or
     parsed holds back every item of the lists it may decide (kept by hand).
     """
-    settings = Settings(wording)
-    paths = list(paths)
-    found, unread = _read_all(paths, settings, write)
-    files = [file for file in found if isinstance(file, _File)]
-    alerts = _alerts(list(alerts_from), stderr or sys.stderr)
-    lists = _Lists(files, paths, alerts, unread)
-    found += [failed.message for failed in lists.failed]
-    found += _files_given_entries(lists, files, settings)
-    said, moved = _migrate_all(found, settings, write, lists)
-    messages = [report.source_not_read(error) for error in alerts.errors] if alerts else []
-    for index, file in enumerate(found):
-        messages += said[index]
-        if isinstance(file, _File):
-            messages += _lists_report(file.path, lists.outcome, moved.get(file.path, {}))
-    return report.say(messages, stdout or sys.stdout, stderr or sys.stderr)
-
-
-def _migrate_all(
-    found: list[_File | Message], settings: Settings, write: bool, lists: _Lists
-) -> tuple[dict[int, list[Message]], dict[Path, dict[int, int]]]:
-    """Each file found migrated: what to say of it (by its index), and where
-    the lines of each file written went."""
-    # The files whose notes get options are written before those holding the
-    # lists: an item leaves its list only once its note says what it said.
-    holding_lists = {found_list.path for found_list in lists.lists}
-    order = sorted(
-        range(len(found)),
-        key=lambda index: getattr(found[index], "path", None) in holding_lists,
-    )
-    said: dict[int, list[Message]] = {}
-    moved: dict[Path, dict[int, int]] = {}
-    for index in order:
-        file = found[index]
-        if isinstance(file, Message):
-            said[index] = [file]
-        else:
-            said[index], written = _migrate(file, settings, write, lists)
-            if written:
-                moved[file.path] = written
-    return said, moved
+    stderr = stderr or sys.stderr
+    phases = _read_find_plan(list(paths), Settings(wording), write, alerts_from, stderr)
+    read, found, alerts, planned = phases
+    written = _write_all(read, planned) if write else _diff_all(read, planned)
+    said = [messages.source_not_read(error) for error in alerts.errors] if alerts else []
+    for entry in [
+        *read.found,
+        *(failure.message for failure in found.failed),
+        *_given(read, planned),
+    ]:
+        if isinstance(entry, Message):
+            said.append(entry)
+            continue
+        file_written = written.get(entry.path, _Written([], {}))
+        said += file_written.said
+        said += _lists_report(entry.path, planned.outcome, file_written.moved)
+    return messages.say(said, stdout or sys.stdout, stderr)
 
 
 def survey(
@@ -215,11 +183,34 @@ def survey(
 ) -> ListsOutcome:
     """The lists' migration of the files at *paths*, decided and not made
     (what files that cannot be read or parsed may decide is held back), with
-    the alerts the sources at *alerts_from* tie."""
-    paths = list(paths)
-    found, unread = _read_all(paths, Settings(wording), write=False)
-    files = [file for file in found if isinstance(file, _File)]
-    return _Lists(files, paths, _alerts(list(alerts_from), sys.stderr), unread).outcome
+    the alerts the sources at *alerts_from* tie: the dry run's plan."""
+    phases = _read_find_plan(list(paths), Settings(wording), False, alerts_from, sys.stderr)
+    return phases.planned.outcome
+
+
+class _Phases(NamedTuple):
+    """What the phases before writing give."""
+
+    read: _Read
+    found: Found
+    alerts: Alerts | None
+    planned: Planned
+
+
+def _read_find_plan(
+    paths: list[str], settings: Settings, write: bool, alerts_from: Iterable[str], progress: TextIO
+) -> _Phases:
+    """The phases before writing, each once: the files at *paths* read
+    (with *write*, each asked whether it can be replaced), what they hold
+    found, and the plan made."""
+    read = _read_all(paths, settings, write)
+    found = find(read.files, read.python_files, read.unread)
+    alerts = _alerts(list(alerts_from), progress)
+    given = {docstring.path for docstring in found.docstrings.values()}
+    files = read.files
+    listed = {file.path for file in files}
+    files += [file for file in read.python_files if file.path in given - listed]
+    return _Phases(read, found, alerts, plan(found, files, alerts, settings))
 
 
 def _alerts(paths: list[str], progress: TextIO) -> Alerts | None:
@@ -227,237 +218,129 @@ def _alerts(paths: list[str], progress: TextIO) -> Alerts | None:
     return read_alerts(paths, progress) if paths else None
 
 
-def _docstrings(
-    paths: list[str], lists: Iterable[HandKeptList], unread: Iterable[UnreadFile]
-) -> tuple[dict[str, Docstring], list[_Failed]]:
-    """The docstrings, in the Python files at *paths*, of the operations
-    the items of *lists* name, by those names: one naming the operation
-    exactly before one a package re-exports (the first of equals); and the
-    files that may hold some but cannot be parsed (those already *unread* aside)."""
-    operations = {item.operation for found in lists for item in found.items if item.operation}
-    short_names = {name.rpartition(".")[2] for name in operations}
-    found: dict[str, tuple[int, Docstring]] = {}
-    failed: list[_Failed] = []
-    passed_over = {file.path for file in unread}
-    for source in source_files(paths) if operations else ():
-        if source.problem or source.not_followed or source.path.suffix != ".py":
-            continue
-        if source.path in passed_over:
-            continue  # reported where the file is read
-        try:
-            text, _ = read_source(source.path)
-            if not may_document(text, short_names):
-                continue
-            module, package = module_name(source.path)
-            documented = docstrings(text, source.path, module, package, operations)
-        except ParseError as error:
-            failed.append(_failed(source.path, error.line, error.message))
-            continue
-        except (OSError, UnicodeError) as error:
-            failed.append(_failed(source.path, None, error))
-            continue
-        for docstring in documented:
-            for name in operations:
-                level = names_match(name, docstring.operation)
-                if level > found.get(name, (0, docstring))[0]:
-                    found[name] = (level, docstring)
-    return {name: docstring for name, (_, docstring) in found.items()}, failed
+def _given(read: _Read, planned: Planned) -> list[SourceText]:
+    """The files the plan gave entries to that hold nothing else."""
+    holding = {file.path for file in read.files}
+    python = {file.path: file for file in read.python_files}
+    return [python[path] for path in planned.given_entries if path not in holding]
 
 
-def _files_given_entries(
-    lists: _Lists, files: list[_File], settings: Settings
-) -> list[_File | Message]:
-    """The files the plan adds entries to that were not read for anything else."""
-    read = {file.path for file in files}
-    added: list[_File | Message] = []
-    for path, plan in lists.outcome.plans.items():
-        if plan.entries and path not in read:
-            file = _read(Source(path), Path(os.path.realpath(path)), settings)
-            added.append(file.message if isinstance(file, _Failed) else file)
-    return added
-
-
-def _found(files: Iterable[Migration]) -> tuple[list[FoundNote], list[HandKeptList], int]:
-    """The notes, the hand-kept lists and how many list directives *files* have."""
-    files = list(files)
-    return (
-        [note for migration in files for note in migration.notes],
-        [found for migration in files for found in migration.lists],
-        sum(migration.list_directives for migration in files),
-    )
-
-
-def _read_all(
-    paths: Iterable[str], settings: Settings, write: bool
-) -> tuple[list[_File | Message], list[UnreadFile]]:
-    """Every file at *paths*, in order: read and migrated (without the lists'
-    plan), or what to say of it; the files with nothing in them passed over.
-    And the files that could not be read or parsed, or whose contents are
-    unknown (a directory not listed). With *write*, each directory is first
-    rid of the temporary files a killed run left."""
-    found: list[_File | Message] = []
-    unread: list[UnreadFile] = []
+def _read_all(paths: list[str], settings: Settings, write: bool) -> _Read:
+    """The read phase: every file at *paths*, in order, read and found
+    what it holds without the lists' plan, or what to say of it. With
+    *write*, each directory is first rid of the temporary files a killed
+    run left, and each file asked whether it can be replaced."""
+    read = _Read()
     cleaned: set[Path] = set()
     for source in source_files(paths):
         if source.not_followed:
-            found.append(report.not_followed(source.path, source.not_followed))
+            read.found.append(messages.not_followed(source.path, source.not_followed))
         elif source.problem:
-            found.append(report.cannot_migrate(source.path, source.problem))
-            unread += [UnreadFile(source.path, None, None)] if source.unseen else []
+            read.found.append(messages.cannot_migrate(source.path, source.problem))
+            read.unread += [UnreadFile(source.path, None, None)] if source.unseen else []
         else:
             target = Path(os.path.realpath(source.path))  # a symbolic link given: its file
             if write and target.parent not in cleaned:
                 remove_stale_temporaries(target.parent, TEMPORARY_MARK)
                 cleaned.add(target.parent)
-            file = _read(source, target, settings)
-            if isinstance(file, _Failed):
-                found.append(file.message)
-                unread.append(file.unread)
-            elif _holds_something(file):
-                found.append(file)
-    return found, unread
+            file = _read(source, target, settings, write)
+            if isinstance(file, Failed):
+                read.found.append(file.message)
+                read.unread.append(file.unread)
+                continue
+            if file.holds_something():
+                read.found.append(file)
+            if file.module is not None:
+                read.python_files.append(file)
+    return read
 
 
-def _read(source: Source, target: Path, settings: Settings) -> _File | _Failed:
+def _read(source: Source, target: Path, settings: Settings, write: bool) -> SourceText | Failed:
+    """A file read, and found what it holds without the lists' plan; with
+    *write*, why it cannot be replaced, if it cannot."""
     path = source.path
     try:
         stat_when_read = os.stat(target)
-        text, migration, encoding = migrate_file(path, settings)
+        text, encoding = read_source(path)
+        module = module_name(path) if path.suffix == ".py" else None
+        migration = migrate_source(path, text, settings, module)
     except ParseError as error:
-        return _failed(path, error.line, error.message)
+        return failed(path, error.line, error.message, read_leniently(path))
     except (OSError, UnicodeError) as error:
-        return _failed(path, None, error)
-    return _File(path, target, stat_when_read, text, encoding, migration)
+        return failed(path, None, error, read_leniently(path))
+    refused = refusal(target, stat_when_read) if write else None
+    return SourceText(path, target, stat_when_read, text, encoding, module, migration, refused)
 
 
-def _holds_something(file: _File) -> bool:
-    """The file has something to change, report or match."""
-    migration = file.migration
-    return bool(
-        migration.text != file.text or migration.notices or migration.notes or migration.lists
-    )
+def _diff_all(read: _Read, planned: Planned) -> dict[Path, _Written]:
+    """The dry run's end: each file's change as a diff, and its notices."""
+    done: dict[Path, _Written] = {}
+    for file in [*read.files, *_given(read, planned)]:
+        migration = planned.migrations.get(file.path, file.migration)
+        said = []
+        if migration.text != file.text:
+            said.append(messages.diff(file.path, file.text, migration.text, migration.moved))
+        done[file.path] = _Written(said + _notices(file, migration, {}), {})
+    return done
 
 
-class _Lists:
-    """The lists' matching over the files of a run, decided again whenever a
-    note's options turn out not to be written."""
+def _write_all(read: _Read, planned: Planned) -> dict[Path, _Written]:
+    """The write phase: each file's new text written, what it says of
+    each file and where its lines went. A file whose plan relies on
+    another file's (its lists' items leave them for notes and entries
+    there) is written after it, and not at all if that file could not be:
+    its items stay where they are until a later run."""
+    files = [*read.files, *_given(read, planned)]
+    order = sorted(files, key=lambda file: file.path in planned.relies_on)
+    done: dict[Path, _Written] = {}
+    not_written: set[Path] = set()
+    for file in order:
+        migration = planned.migrations.get(file.path, file.migration)
+        problem: object = planned.refused.get(file.path)
+        blocking = sorted(planned.relies_on.get(file.path, set()) & not_written)
+        if problem is None and blocking and migration.text != file.text:
+            problem = __(
+                "its lists' plan relies on %s, which could not be written (run migrate again)"
+            ) % ", ".join(map(str, blocking))
+        said: list[Message] = []
+        moved: dict[int, int] = {}
+        try:
+            if problem is not None:
+                raise NotRewritten(problem)
+            if migration.text != file.text:
+                write_atomically(file.target, migration.text, file.encoding, file.stat_when_read)
+                shown = f"{file.path} -> {file.target}" if file.path.is_symlink() else file.path
+                said.append(messages.rewrote(shown))
+                moved = migration.moved
+        except (NotRewritten, OSError, UnicodeError) as error:
+            not_written.add(file.path)
+            done[file.path] = _Written([messages.cannot_migrate(file.path, error)], {})
+            continue
+        done[file.path] = _Written(said + _notices(file, migration, moved), moved)
+    return done
 
-    def __init__(
-        self,
-        files: list[_File],
-        paths: list[str],
-        alerts: Alerts | None,
-        unread: list[UnreadFile],
-    ) -> None:
-        self.notes, self.lists, self.list_directives = _found(file.migration for file in files)
-        #: The files holding list directives whose content is what help() shows.
-        self.runtime_lists = [file.path for file in files if file.migration.runtime_lists]
-        self.docstrings, self.failed = _docstrings(paths, self.lists, unread)
-        #: The files that could not be read or parsed: what they may decide is held back.
-        self.unread = [*unread, *(failed.unread for failed in self.failed)]
-        self.alerts = alerts
-        #: The places (file, line) whose options or entries could not be written.
-        self.unwritten: set[tuple[Path, int]] = set()
-        self.outcome = self._match()
 
-    def _match(self) -> ListsOutcome:
-        outcome = match_lists(
-            self.notes,
-            self.lists,
-            self.list_directives,
-            self.unwritten,
-            self.docstrings,
-            self.unread,
+def _notices(file: SourceText, migration: Migration, moved: dict[int, int]) -> list[Message]:
+    """What the file's migration left as is, at its lines as written."""
+    return [
+        messages.at_line(
+            file.path,
+            moved.get(notice.line, notice.line),
+            notice.message,
+            messages.LEGACY_NOTES_REMAIN,
         )
-        if self.alerts is not None:
-            add_alerts(outcome, self.notes, self.alerts)
-        # The lists' content (what help() shows) in line with the registry;
-        # not while a file that could not be read may hold some of it.
-        if self.runtime_lists and not self.unread:
-            listed = listings(self.notes, outcome.plans)
-            for path in self.runtime_lists:
-                outcome.plan(path).listed = listed
-        return outcome
-
-    def plan(self, path: Path) -> Plan | None:
-        """The plan for a file; None where it changes nothing."""
-        plan = self.outcome.plans.get(path)
-        return plan if plan else None
-
-    def not_written(self, path: Path, lines: Iterable[int] | None = None) -> None:
-        """The notes and docstrings of *path* on *lines* (or all) take no
-        options or entries."""
-        if lines is None:
-            places = [(note.path, note.line) for note in self.notes]
-            places += [(found.path, found.line) for found in self.docstrings.values()]
-            lines = [line for where, line in places if where == path]
-        self.unwritten |= {(path, line) for line in lines}
-        self.outcome = self._match()
-
-
-def _migrate(
-    file: _File, settings: Settings, write: bool, lists: _Lists
-) -> tuple[list[Message], dict[int, int]]:
-    """The file migrated with the lists' plan, written or shown as a diff;
-    what to say of it, and where its lines went (if written)."""
-    migration = _with_plan(file, settings, lists)
-    messages = []
-    moved: dict[int, int] = {}
-    try:
-        if migration.text != file.text and write:
-            write_atomically(file.target, migration.text, file.encoding, file.stat_when_read)
-            shown = f"{file.path} -> {file.target}" if file.path.is_symlink() else file.path
-            messages.append(report.rewrote(shown))
-            moved = migration.moved
-        elif migration.text != file.text:
-            messages.append(report.diff(file.path, file.text, migration.text, migration.moved))
-    except (NotRewritten, OSError, UnicodeError) as error:
-        # Nothing of the plan is written there: not what was planned, nor
-        # what would be planned there instead.
-        lists.not_written(file.path)
-        return [report.cannot_migrate(file.path, error)], {}
-    for notice in migration.notices:
-        line = moved.get(notice.line, notice.line)
-        messages.append(report.at_line(file.path, line, notice.message, report.LEGACY_NOTES_REMAIN))
-    return messages, moved
-
-
-def _with_plan(file: _File, settings: Settings, lists: _Lists) -> Migration:
-    """The file's migration with the lists' plan. A note or docstring that
-    could not take what the plan gives it (its string's escapes) is
-    reported, and the lists matched again without it, until the plan holds."""
-    unwritable: list[Notice] = []
-    migration, missing = _apply(file, settings, lists.plan(file.path))
-    while missing:
-        message = __(
-            "left as is: the options or entries planned here would change its string's escapes"
-        )
-        unwritable += [Notice(line, str(message)) for line in sorted(missing)]
-        lists.not_written(file.path, missing)
-        migration, missing = _apply(file, settings, lists.plan(file.path))
-    migration.notices += unwritable
-    return migration
-
-
-def _apply(file: _File, settings: Settings, plan: Plan | None) -> tuple[Migration, set[int]]:
-    """The file's migration with *plan*, and the lines of the notes and
-    docstrings the plan gives options or entries that were left as is."""
-    if plan is None:
-        return file.migration, set()
-    migration = migrate_source(file.path, file.text, replace(settings, plan=plan))
-    planned = set(plan.options) | set(plan.entries)
-    written = {note.line for note in migration.notes} | set(migration.entries_added)
-    return migration, planned - written
+        for notice in migration.notices
+    ]
 
 
 def _lists_report(path: Path, outcome: ListsOutcome, moved: dict[int, int]) -> list[Message]:
     """The lists' report on a file, at its lines as written."""
     return [
-        report.at_line(
+        messages.at_line(
             path,
             moved.get(found.line) or moved.get(found.anchor or found.line, found.line),
             found.message,
-            report.LEGACY_NOTES_REMAIN if found.kept else report.NOTHING_TO_MIGRATE,
+            messages.LEGACY_NOTES_REMAIN if found.kept else messages.NOTHING_TO_MIGRATE,
         )
         for found in outcome.reports
         if found.path == path

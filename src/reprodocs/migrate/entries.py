@@ -7,7 +7,7 @@ options say what its item said (:func:`entry_options`)."""
 from __future__ import annotations
 
 from reprodocs.base.vocabulary import ANY_BACKEND, ENTRY_DIRECTIVE, SEPARATOR
-from reprodocs.migrate.conditions import devices_named, pass_named
+from reprodocs.migrate.devices_and_passes import devices_named, pass_named
 from reprodocs.migrate.docstrings import Docstring
 from reprodocs.migrate.model import (
     ALERT_OPTION,

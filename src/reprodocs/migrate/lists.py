@@ -57,6 +57,8 @@ def hand_kept_list(rewriting: Rewriting, i: int) -> int | None:
     kind, begins, remainder = found
     rewriting.list_directive = None
     spans = _bullet_items(lines, i)
+    place = rewriting.list_place
+    rewriting.list_place = place._replace(last=spans[-1][1]) if remainder and place else None
     items = [_list_item(lines, start, end) for start, end in spans]
     list_line = rewriting.line_number(begins)
     rewriting.found.lists.append(HandKeptList(list_line, kind, items, remainder))

@@ -14,12 +14,14 @@ from pathlib import Path
 
 from reprodocs.base.i18n import __
 from reprodocs.base.vocabulary import ANY_BACKEND, DETERMINISTIC, SEPARATOR
-from reprodocs.migrate.conditions import DEVICE_BACKENDS, devices_named, pass_named
+from reprodocs.migrate.devices_and_passes import DEVICE_BACKENDS, devices_named, pass_named
 from reprodocs.migrate.docstrings import Docstring, ProseNote
 from reprodocs.migrate.entries import entry_options, writable
+from reprodocs.migrate.messages import Report
 from reprodocs.migrate.model import (
     ALGORITHMS_OPTION,
     ALIASES_OPTION,
+    OP_OPTION,
     FoundNote,
     HandKeptList,
     Listing,
@@ -27,9 +29,9 @@ from reprodocs.migrate.model import (
     Options,
     Plan,
     UnreadFile,
+    collapse,
 )
 from reprodocs.migrate.names import kin, names_match, operation_word
-from reprodocs.migrate.report import Report
 
 #: What this migration gives notes, by ``id``.
 _Assigned = dict[int, Listing]
@@ -126,6 +128,8 @@ def match_lists(
     ]
     assigned, matched = _match(open_items)
     _place_items(outcome, open_items, (assigned, matched), places, unwritten)
+    released = _release(outcome, usable, assigned, places, unwritten)
+    usable = [note for note in usable if id(note) not in released]
     _plan_options(outcome, usable, assigned)
     for found in lists:
         _plan_list(outcome, found)
@@ -222,6 +226,64 @@ def _candidates(
     if not found and not (docstring is not None and docstring.prose_note is not None):
         found = [n for n in notes if any(kin(item.operation, name) for name in n.operations)]
     return [note for note in found if (note.path, note.line) not in unwritten]
+
+
+def _release(
+    outcome: ListsOutcome,
+    notes: list[FoundNote],
+    assigned: _Assigned,
+    docstrings: Mapping[str, Docstring],
+    unwritten: Collection[Place],
+) -> set[int]:
+    """Each entry standing in a list's place (:attr:`FoundNote.list_place`)
+    whose item a free note or the docstring of its operation can say now
+    (its file can be written since, say) leaves the list's place for it,
+    matched as a clean run matches the items (:func:`_match`): the tree
+    converges. The ``id`` of the entries that leave."""
+    others = [note for note in notes if not note.list_place]
+    open_items: list[_OpenItem] = []
+    entries: dict[int, FoundNote] = {}
+    for entry in notes:
+        operation = entry.options.get(OP_OPTION, "")
+        kind = entry.options.get(ALGORITHMS_OPTION, "").lower()
+        if not entry.list_place or kind != entry.list_place or not operation:
+            continue
+        listing = Listing.of_options(kind, entry.options)
+        item = ListItem(
+            entry.line, operation, operation, listing.when, "", listing.with_words, listing.cases
+        )
+        docstring = docstrings.get(operation)
+        # Only an entry as migrate wrote it: one edited since, or given
+        # alerts, says what a note or another entry would not keep.
+        written = entry_options(Listing.of_item(kind, item), docstring, operation)
+        if {name: collapse(value) for name, value in written} != {
+            name: collapse(value) for name, value in entry.options.items()
+        }:
+            continue
+        candidates = _candidates(item, others, docstring, unwritten)
+        open_items.append((item, HandKeptList(entry.line, kind, [item]), candidates))
+        entries[id(item)] = entry
+    matched: _Matched = {}
+    while pairs := _best_pairs(open_items, assigned, matched):
+        _, _, item, found, note = min(pairs, key=lambda pair: pair[:2])
+        matched[id(item)] = note
+        assigned[id(note)] = _listing(found.kind, item, note)
+    released: set[int] = set()
+    for item, found, candidates in open_items:
+        docstring = docstrings.get(item.operation)
+        if id(item) not in matched:
+            if not docstring or not _gets_entry(item, candidates, assigned):
+                continue
+            if (docstring.path, docstring.line) in unwritten:
+                continue
+            options = entry_options(Listing.of_item(found.kind, item), docstring, item.operation)
+            if not writable(docstring, options):
+                continue
+            outcome.plan(docstring.path).entries.setdefault(docstring.line, []).append(options)
+        entry = entries[id(item)]
+        outcome.plan(entry.path).released.add(entry.line)
+        released.add(id(entry))
+    return released
 
 
 def _listing(kind: str, item: ListItem, note: FoundNote) -> Listing:

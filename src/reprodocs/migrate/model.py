@@ -51,6 +51,10 @@ class FoundNote:
     #: The wording set whose words a legacy note had.
     legacy_wording: str | None = None
     path: Path = Path()
+    #: For an entry standing in the place of a list's items (after its list
+    #: directive, where migrate writes those no note or docstring could
+    #: take): the list's kind; "" for any other note.
+    list_place: str = ""
 
 
 @dataclass
@@ -154,9 +158,19 @@ class Plan:
     #: reads says them: the name shown and its listing. A list directive's
     #: content, what help() shows, is brought in line with them.
     listed: dict[str, list[tuple[str, Listing]]] = field(default_factory=dict)
+    #: The entries in a list's place that leave it (by line): a note or a
+    #: docstring takes what they say now (a file written since, say).
+    released: set[int] = field(default_factory=set)
 
     def __bool__(self) -> bool:
-        return bool(self.options or self.kept or self.entries or self.item_entries or self.listed)
+        return bool(
+            self.options
+            or self.kept
+            or self.entries
+            or self.item_entries
+            or self.listed
+            or self.released
+        )
 
 
 @dataclass

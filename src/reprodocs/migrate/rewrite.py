@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from reprodocs.migrate import directives, includes, lists, placeholders
+from reprodocs.migrate import existing_directives, includes, lists, placeholders
 from reprodocs.migrate.entries import append_entries
 from reprodocs.migrate.model import Migration
 from reprodocs.migrate.settings import DEFAULT_SETTINGS, Settings
@@ -62,8 +62,8 @@ class Form(NamedTuple):
 #: The forms, in the order each line is offered to them: the directives
 #: already there, the hand-kept lists, then the legacy notes.
 FORMS = (
-    Form(directives.note_directive, directives.marked),
-    Form(directives.list_directive, directives.marked),
+    Form(existing_directives.note_directive, existing_directives.marked),
+    Form(existing_directives.list_directive, existing_directives.marked),
     Form(lists.hand_kept_list, lists.marked),
     Form(includes.include, includes.marked),
     Form(placeholders.placeholder, placeholders.marked),

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from reprodocs.base.files import replace_file
 from reprodocs.base.i18n import __
-from reprodocs.base.walk import Met, files_under
+from reprodocs.base.walk import Met, files_at
 from reprodocs.migrate.model import Migration, ParseError
 from reprodocs.migrate.owners import module_name
 from reprodocs.migrate.python import migrate_python
@@ -39,32 +39,21 @@ Source = Met
 
 def source_files(paths: Iterable[str]) -> Iterator[Source]:
     """The ``.rst`` and ``.py`` files at or under *paths*, in order, each with
-    the reason it cannot be used, if any. Hidden directories and
-    ``__pycache__`` are not entered. In a directory, a symbolic link is not
-    followed: the file it points to is found where it is, if it is under one of
-    the directories given, or else the link is reported as not followed
-    (:func:`reprodocs.base.walk.files_under`). A symbolic link given as a path
-    is followed."""
-    paths = list(paths)
-    roots = [os.path.realpath(name) for name in paths if os.path.isdir(name)]
-    for name in paths:
-        path = Path(name)
-        try:
-            mode = path.stat().st_mode
-        except FileNotFoundError:
-            yield Source(path, str(__("no such file or directory")))
-            continue
-        except OSError as error:
-            yield Source(path, error.strerror or str(error), unseen=True)
-            continue
-        if stat.S_ISDIR(mode):
-            yield from files_under(path, SUFFIXES, roots)
-        elif path.suffix not in SUFFIXES:
-            yield Source(path, str(__("not a .rst or .py file")))
-        elif not stat.S_ISREG(mode):
-            yield Source(path, str(__("not a regular file")))
+    the reason it cannot be used, if any, as :func:`reprodocs.base.walk.files_at`
+    finds them: hidden directories and ``__pycache__`` not entered; in a
+    directory, a symbolic link not followed (the file it points to is found
+    where it is, if it is under one of the directories given, or else the
+    link is reported as not followed); a symbolic link given as a path
+    followed. A path given must name a regular ``.rst`` or ``.py`` file."""
+    for met in files_at(list(paths), SUFFIXES):
+        if not met.given or met.problem:
+            yield met
+        elif met.path.suffix not in SUFFIXES:
+            yield Source(met.path, str(__("not a .rst or .py file")))
+        elif not met.regular:
+            yield Source(met.path, str(__("not a regular file")))
         else:
-            yield Source(path)
+            yield Source(met.path)
 
 
 def read_source(path: Path) -> tuple[str, str]:
@@ -93,15 +82,22 @@ def read_leniently(path: Path) -> str | None:
         return None
 
 
-def migrate_source(path: Path, text: str, settings: Settings = DEFAULT_SETTINGS) -> Migration:
-    """The migration of *text*, the file *path*'s. A file that may hold no
-    form migrate reads is not parsed: so a file this Python cannot parse
-    (newer syntax, say) is no error there, unless the plan adds entries to it."""
+def migrate_source(
+    path: Path,
+    text: str,
+    settings: Settings = DEFAULT_SETTINGS,
+    module: tuple[str, bool] | None = None,
+) -> Migration:
+    """The migration of *text*, the file *path*'s (a Python file's *module*
+    and whether it is a package: by the folders around it where not given).
+    A file that may hold no form migrate reads is not parsed: so a file
+    this Python cannot parse (newer syntax, say) is no error there, unless
+    the plan adds entries to it."""
     if not worth_reading(text) and not (settings.plan and settings.plan.entries):
         return Migration(text)
     if path.suffix == ".py":
-        module, package = module_name(path)
-        migration = migrate_python(text, settings, module, package)
+        name, package = module or module_name(path)
+        migration = migrate_python(text, settings, name, package)
     else:
         migration = rewrite_text(text, settings)
     for note in migration.notes:
@@ -145,6 +141,20 @@ def write_atomically(
             raise NotRewritten(__("it changed while it was being migrated (run migrate again)"))
 
     replace_file(target, text, encoding=encoding, mark=TEMPORARY_MARK, finish=keep_identity)
+
+
+def refusal(path: Path, status: os.stat_result) -> str | None:
+    """Why the file *path* (stat *status*) cannot be replaced with a new
+    text and stay the same file to its users, as :func:`write_atomically`
+    would refuse it; None if it can. Asked when it is read, so that a run
+    plans nothing there; :func:`write_atomically` asks again."""
+    try:
+        _check_rewritable(path, status)
+    except NotRewritten as error:
+        return str(error)
+    except OSError as error:
+        return str(error)
+    return None
 
 
 def _changed(before: os.stat_result, after: os.stat_result, *, metadata: bool) -> bool:

@@ -155,6 +155,12 @@ class Output:
         """The last line written holds text."""
         return bool(self.written and self.written[-1].strip())
 
+    def drop_blank_line_at_end(self) -> None:
+        """The last line written taken back, if blank (the one setting apart
+        what is not written after all)."""
+        if self.written and not self.written[-1].strip():
+            self.written.pop()
+
     def drop_blank_lines_at_end(self) -> None:
         while self.written and not self.written[-1].strip():
             self.written.pop()
@@ -185,6 +191,10 @@ class Rewriting:
         self.scopes = ObjectScopes(literal.operations if literal else ())
         self.found = Migration(text)
         self.list_directive: ListDirectiveSeen | None = None
+        #: The place of the last list directive's items: what follows it
+        #: (the items kept by hand, the entries standing in their place),
+        #: its last line so far.
+        self.list_place: ListDirectiveSeen | None = None
 
     def line_number(self, i: int) -> int:
         """Line *i*'s number in the file."""

@@ -1,4 +1,4 @@
-"""reprodocs.migrate.report: migrate's diff, one small hunk per change even
+"""reprodocs.migrate.messages: migrate's diff, one small hunk per change even
 in a large file of repeated lines, and a patch that makes the new text."""
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
-"""reprodocs.migrate.conditions: the devices and the pass the words of
+"""reprodocs.migrate.devices_and_passes: the devices and the pass the words of
 torch 2.13.0's list items name."""
 
 from __future__ import annotations
 
 import pytest
 
-from reprodocs.migrate.conditions import devices_named, pass_named
+from reprodocs.migrate.devices_and_passes import devices_named, pass_named
 
 
 @pytest.mark.parametrize(

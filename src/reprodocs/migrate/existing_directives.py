@@ -10,6 +10,7 @@ import re
 
 from reprodocs.base.vocabulary import (
     DETERMINISTIC_ALGORITHMS,
+    ENTRY_DIRECTIVE,
     ENTRY_DIRECTIVES,
     LIST_DIRECTIVE,
     note_options,
@@ -71,9 +72,12 @@ def note_directive(rewriting: Rewriting, i: int) -> int | None:
         affected_pass = (options.get(PASS_OPTION) or affected_pass).lower()
     operations = (options[OP_OPTION],) if options.get(OP_OPTION) else rewriting.scopes.operations()
     note_line = rewriting.line_number(i)
-    rewriting.found.notes.append(
-        FoundNote(note_line, directive, operations, backend, affected_pass, options)
-    )
+    note = FoundNote(note_line, directive, operations, backend, affected_pass, options)
+    note.list_place = _in_list_place(rewriting, i, last) if directive == ENTRY_DIRECTIVE else ""
+    rewriting.found.notes.append(note)
+    if note_line in rewriting.plan.released:  # a note or docstring says it now
+        out.drop_blank_line_at_end()
+        return last + 1
     added = rewriting.plan.options.get(note_line, [])
     if not added:
         out.keep(i, last)
@@ -81,6 +85,19 @@ def note_directive(rewriting: Rewriting, i: int) -> int | None:
     out.keep(i, last - 1)
     out.emit([lines[last], *option_lines(indent, added)], last)
     return last + 1
+
+
+def _in_list_place(rewriting: Rewriting, i: int, last: int) -> str:
+    """The kind of the list in whose items' place the entry on lines *i*
+    to *last* stands (right after its directive, the items kept by hand or
+    other such entries, at the directive's indent); "" for none."""
+    lines, place = rewriting.lines, rewriting.list_place
+    if place is None or lines.previous_non_blank(i - 1) != place.last:
+        return ""
+    if lines.indents[i] != place.indent:
+        return ""
+    rewriting.list_place = place._replace(last=last)
+    return place.kind
 
 
 def list_directive(rewriting: Rewriting, i: int) -> int | None:
@@ -99,6 +116,7 @@ def list_directive(rewriting: Rewriting, i: int) -> int | None:
         return last + 1
     rewriting.found.list_directives += 1
     rewriting.list_directive = ListDirectiveSeen(i, last, lines.indents[i], kind)
+    rewriting.list_place = rewriting.list_directive
     # Its content in line with the registry, where nothing but its kind
     # chooses its items (migrate does not filter by backend or pass).
     first = lines.next_non_blank(options_last + 1)

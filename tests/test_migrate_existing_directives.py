@@ -1,4 +1,4 @@
-"""reprodocs.migrate.directives: a directive already there (a note, or an
+"""reprodocs.migrate.existing_directives: a directive already there (a note, or an
 entry that renders nothing) that says what an item said takes the item off
 its list."""
 
@@ -37,3 +37,35 @@ def test_an_entry_already_there_takes_its_item_off_the_list(tmp_path):
     # The remainder goes: nothing is planned for the entry, which says it.
     plan = outcome.plans[page]
     assert (plan.kept, plan.options, plan.entries) == ({4: []}, {}, {})
+
+
+#: A list directive, an item still kept by hand, and the entry migrate
+#: wrote in the place of another item (whose file could not be written).
+IN_LIST_PLACE = (
+    ".. nondeterministic-ops::\n"
+    "   :deterministic-algorithms: raises\n"
+    "\n"
+    "* :func:`torch.histc` when called on a CUDA tensor\n"
+    "\n"
+    ".. nondeterministic-entry::\n"
+    "   :op: torch.median\n"
+    "   :deterministic-algorithms: raises\n"
+    "\n"
+    "Text.\n"
+    "\n"
+    ".. nondeterministic-entry::\n"
+    "   :op: torch.elsewhere\n"
+    "   :deterministic-algorithms: raises\n"
+)
+
+
+def test_an_entry_in_a_list_s_place_is_known_and_leaves_it_when_released():
+    found = migrate.rewrite_text(IN_LIST_PLACE, migrate.Settings())
+    assert [(note.line, note.list_place) for note in found.notes] == [(6, "raises"), (12, "")]
+
+    plan = migrate.Plan(released={6})
+    released = migrate.rewrite_text(IN_LIST_PLACE, migrate.Settings(plan=plan))
+    assert released.text == IN_LIST_PLACE.replace(
+        "\n.. nondeterministic-entry::\n   :op: torch.median\n   :deterministic-algorithms: raises\n",
+        "",
+    )
