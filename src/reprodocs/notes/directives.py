@@ -8,6 +8,7 @@ import jinja2
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
+from reprodocs.base.entry_schema import ALGORITHMS, BACKEND, OP, PASS, WHEN, WORDING
 from reprodocs.base.i18n import __
 from reprodocs.base.report import warn
 from reprodocs.base.vocabulary import (
@@ -21,7 +22,7 @@ from reprodocs.base.vocabulary import (
     Preset,
 )
 from reprodocs.notes.conditions import MARK
-from reprodocs.notes.domain import Note, notes_domain, python_objects
+from reprodocs.notes.domain import Note, new_note, notes_domain, python_objects
 from reprodocs.notes.options import note_option_spec
 from reprodocs.notes.parsing import (
     argument_lines,
@@ -74,7 +75,7 @@ class NondeterministicDirective(SphinxDirective):
         """The directive's entry; whether it is recorded in the registry (not
         where it repeats one of the page, which is warned about); its options."""
         self.drop_argument()
-        preset = {"backend": self.preset.backend, "pass": self.preset.affected_pass}
+        preset = {BACKEND.option: self.preset.backend, PASS.option: self.preset.affected_pass}
         options = {**preset, **self.options}
         note = self.note(options)
         if warn_options_at_own_indent(self, note):
@@ -87,22 +88,15 @@ class NondeterministicDirective(SphinxDirective):
     def note(self, options: dict[str, Any]) -> Note:
         """The entry the directive's *options* make."""
         source, line = written_at(self)
-        return Note(
-            operation=options.get("op") or self.enclosing_operation(),
+        return new_note(
+            options,
+            operation=options.get(OP.option) or self.enclosing_operation(),
             directive=self.name,
-            backend=options["backend"],
-            affected_pass=options["pass"],
             docname=self.env.docname,
             line=line,
             source="" if source == page_source(self) else source,
-            deterministic_algorithms=options.get("deterministic-algorithms", ""),
-            when=self.condition(options.get("when", "")),
-            wording=self.chosen_wording(options.get("wording", "")),
-            aliases=options.get("aliases", ()),
-            listed_as=options.get("listed-as", ""),
-            with_condition=options.get("with", ""),
-            cases=options.get("cases", ()),
-            alerts=options.get("alert", ()),
+            when=self.condition(options.get(WHEN.option, "")),
+            wording=self.chosen_wording(options.get(WORDING.option, "")),
             renders=self.renders,
         )
 
@@ -207,7 +201,7 @@ class NondeterministicDirective(SphinxDirective):
             "operation": rst_escape(note.operation),
             "reproducibility": f":doc:`/{wording_of(self.env).reproducibility_doc}`",
             "alternative": alternative,
-            "deterministic_algorithms": note.deterministic_algorithms,
+            ALGORITHMS.attribute: note.deterministic_algorithms,
             "when": with_cases(note.when, note.cases),
             "with_condition": note.with_condition,
         }

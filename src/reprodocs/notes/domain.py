@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple, cast
 from sphinx.domains import Domain
 from sphinx.util.nodes import make_refnode
 
+from reprodocs.base.entry_schema import kept
 from reprodocs.base.i18n import _, __
 from reprodocs.base.report import warn
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Iterable, Iterator, Mapping
 
     from docutils.nodes import Element, reference
     from sphinx.addnodes import pending_xref
@@ -113,6 +114,17 @@ class Note(NamedTuple):
         )
 
 
+def new_note(options: Mapping[str, Any], **place: Any) -> Note:
+    """The entry *options* make (a directive's, or the registry file's):
+    each field of the entry's schema (:mod:`reprodocs.base.entry_schema`)
+    takes its option's value; *place* gives the rest (where it is written,
+    by which directive) and what the directive worked out itself. A
+    ``listed_as`` that is the operation is none."""
+    values = {field.attribute: options[field.option] for field in kept() if field.option in options}
+    note = Note(**{**values, **place})
+    return note._replace(listed_as="") if note.listed_as == note.operation else note
+
+
 class RuntimeText(NamedTuple):
     """What ``help()`` shows of a note or a list the build generates, as the
     directive carries it (:mod:`reprodocs.base.runtime_text`); checked on
@@ -136,7 +148,7 @@ class ReproducibilityDomain(Domain):
     name = "reprodocs"
     label = _("Reproducibility notes")
     #: The extension's ``env_version``: bumped whenever the shape of the domain's data changes.
-    data_version = 9
+    data_version = 10
     # Typed by Domain: a ClassVar on Sphinx 9, an instance variable before.
     initial_data = {  # noqa: RUF012
         "notes": {},  # docname -> [Note, ...] in document order

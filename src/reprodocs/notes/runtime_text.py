@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import jinja2
 
+from reprodocs.base.entry_schema import ALGORITHMS, WHEN, WITH
 from reprodocs.base.i18n import __
 from reprodocs.base.report import warn
 from reprodocs.base.runtime_text import item_words, words
@@ -53,7 +54,8 @@ def record_note_text(
     the registry adds. Nothing where the template cannot render: the note
     itself says so."""
     wording = wording_of(env)
-    own = {**values, "deterministic_algorithms": "", "when": "", "with_condition": ""}
+    # What the registry adds, by the names the templates read (the entry's attributes).
+    own = {**values, **{field.attribute: "" for field in (ALGORITHMS, WHEN, WITH)}}
     try:
         template = untranslated(wording.search_path).get_template(
             wording.template_for(note.wording)
