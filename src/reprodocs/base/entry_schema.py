@@ -6,13 +6,19 @@ directives and the registry file take it.
 The directives' option specs, the registry file's keys, the entry built
 from either, the index's table and lists, ``nondeterministic.json`` and its
 schema file, check-alerts and migrate all take names and conversions from
-:data:`FIELDS`; adding a field is one row here, plus its documentation
+``FIELDS``; adding a field is one row here, plus its documentation
 (docs/architecture.rst, "A new field of an entry"). Plain data: migrate and
-check-alerts read it without Sphinx or docutils."""
+check-alerts read it without docutils (the catalog aside, which words a
+table's column)."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+from reprodocs.base.i18n import _
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 #: The values of ``:pass:``.
 PASSES = ("forward", "backward", "both")
@@ -26,14 +32,14 @@ DETERMINISTIC_ALGORITHMS = (RAISES, DETERMINISTIC)
 #: How an option's value is read (:mod:`reprodocs.notes.options` holds the
 #: converters): inline text on one line; several such values, separated by
 #: commas; one backend or several, in their usual spelling; one of
-#: :attr:`Field.choices`, in any case.
+#: ``choices``, in any case.
 LINE, VALUES, BACKEND_NAMES, CHOICE = "line", "values", "backend", "choice"
 
 #: Which directives take a field's option. The general note directive
 #: (``nondeterministic``) takes every field's; the presets fix backend and
-#: pass (:data:`NOTE_ONLY`); :data:`REGISTRY` fields are the registry's own
+#: pass (``NOTE_ONLY``); ``REGISTRY`` fields are the registry's own
 #: (the names an operation goes by, the one the lists show, the words of
-#: its item beyond ``:when:``, its alerts); :data:`COMMON` ones, every
+#: its item beyond ``:when:``, its alerts); ``COMMON`` ones, every
 #: note's. A note directive takes the first group's options, then the
 #: second's, then the third's, each in table order.
 NOTE_ONLY, COMMON, REGISTRY = "note-only", "common", "registry"
@@ -52,18 +58,26 @@ class Field(NamedTuple):
     attribute: str
     #: Its key in ``nondeterministic.json``; "" if it is not exported.
     json_key: str
-    #: How its value is read: :data:`LINE`, :data:`VALUES`,
-    #: :data:`BACKEND_NAMES` or :data:`CHOICE`.
+    #: How its value is read: ``LINE``, ``VALUES``,
+    #: ``BACKEND_NAMES`` or ``CHOICE``.
     converter: str = LINE
     #: Whether it takes several values, separated by commas (in the
     #: registry file, an array of strings too).
     several: bool = False
-    #: The values a :data:`CHOICE` takes.
+    #: The values a ``CHOICE`` takes.
     choices: tuple[str, ...] = ()
-    #: Which note directives take it (:data:`GROUPS`).
+    #: Which note directives take it (``GROUPS``).
     group: str = COMMON
     #: Whether ``nondeterministic-entry`` and the registry file take it.
     entries: bool = True
+    #: The heading of the index table's column showing it (translated when
+    #: called, as a page is written), shown when an entry has a value; None
+    #: for a field the table shows otherwise, or not.
+    column: Callable[[], str] | None = None
+
+    def empty(self) -> object:
+        """The value of the field where no option gives one."""
+        return () if self.converter == VALUES else ""
 
 
 OP = Field("op", "operation", "name")
@@ -83,7 +97,9 @@ ALIASES = Field("aliases", "aliases", "aliases", VALUES, several=True, group=REG
 LISTED_AS = Field("listed-as", "listed_as", "listed_as", group=REGISTRY)
 WITH = Field("with", "with_condition", "with", group=REGISTRY)
 CASES = Field("cases", "cases", "cases", VALUES, several=True, group=REGISTRY)
-ALERT = Field("alert", "alerts", "alerts", VALUES, several=True, group=REGISTRY)
+ALERT = Field(
+    "alert", "alerts", "alerts", VALUES, several=True, group=REGISTRY, column=lambda: _("Alerts")
+)
 
 #: Every field, in the order the directives' options are documented.
 FIELDS = (
@@ -155,7 +171,7 @@ def kept() -> tuple[Field, ...]:
 
 def json_keys() -> tuple[Field | str, ...]:
     """The keys of an operation in ``nondeterministic.json``, in order:
-    :data:`JSON_ORDER`, then the exported fields it does not name."""
+    ``JSON_ORDER``, then the exported fields it does not name."""
     placed = {key for key in JSON_ORDER if isinstance(key, Field)}
     added = tuple(field for field in fields() if field.json_key and field not in placed)
     return (*JSON_ORDER, *added)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import jinja2
 from docutils import nodes
@@ -23,7 +23,7 @@ from reprodocs.base.vocabulary import (
 )
 from reprodocs.notes.conditions import MARK
 from reprodocs.notes.domain import Note, new_note, notes_domain, python_objects
-from reprodocs.notes.options import note_option_spec
+from reprodocs.notes.options import NoteOptionSpec
 from reprodocs.notes.parsing import (
     argument_lines,
     as_location,
@@ -37,9 +37,6 @@ from reprodocs.notes.runtime_text import record_note_text
 from reprodocs.notes.unread import warn_options_at_own_indent
 from reprodocs.notes.wording import rst_escape, wording_of
 
-if TYPE_CHECKING:
-    from sphinx.util.typing import OptionSpec
-
 
 class NondeterministicDirective(SphinxDirective):
     """``.. nondeterministic::`` -- a "Note" admonition saying that the enclosing
@@ -48,7 +45,7 @@ class NondeterministicDirective(SphinxDirective):
 
     has_content = True
     directive_name: ClassVar[str] = NOTE_DIRECTIVE
-    option_spec: ClassVar[OptionSpec] = note_option_spec(NOTE_DIRECTIVE)
+    option_spec = NoteOptionSpec()
     #: Whether the entry renders a note where it stands.
     renders: ClassVar[bool] = True
 
@@ -243,8 +240,6 @@ class PresetDirective(NondeterministicDirective):
     """A preset: backend and pass are fixed, so every option but ``:backend:``
     and ``:pass:`` is accepted."""
 
-    option_spec: ClassVar[OptionSpec] = note_option_spec(CUDA_DETERMINISTIC)
-
 
 class CudaDeterministicBackward(PresetDirective):
     """``.. cuda-deterministic-backward::`` -- PyTorch 1.4's backward-pass note."""
@@ -271,7 +266,6 @@ class NondeterministicEntry(NondeterministicDirective):
 
     has_content = False
     directive_name: ClassVar[str] = ENTRY_DIRECTIVE
-    option_spec: ClassVar[OptionSpec] = note_option_spec(ENTRY_DIRECTIVE)
     renders: ClassVar[bool] = False
 
     def run(self) -> list[nodes.Node]:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, cast
 from sphinx.domains import Domain
 from sphinx.util.nodes import make_refnode
 
-from reprodocs.base.entry_schema import kept
+from reprodocs.base.entry_schema import Field, kept
 from reprodocs.base.i18n import _, __
 from reprodocs.base.report import warn
 
@@ -72,6 +72,17 @@ class Note(NamedTuple):
     #: False for an entry that renders nothing where it stands
     #: (``nondeterministic-entry``, or an entry of the registry file).
     renders: bool = True
+    #: The values of the fields the entry's schema
+    #: (:mod:`reprodocs.base.entry_schema`) has beyond these, as
+    #: (attribute, value), in the schema's order: a field added there is
+    #: kept, exported and shown before this class names it.
+    more: tuple[tuple[str, Any], ...] = ()
+
+    def value(self, field: Field) -> Any:
+        """The value of the schema's *field*."""
+        if field.attribute in self._fields:
+            return getattr(self, field.attribute)
+        return dict(self.more).get(field.attribute, field.empty())
 
     @property
     def location(self) -> str | tuple[str, int | None]:
@@ -120,8 +131,12 @@ def new_note(options: Mapping[str, Any], **place: Any) -> Note:
     takes its option's value; *place* gives the rest (where it is written,
     by which directive) and what the directive worked out itself. A
     ``listed_as`` that is the operation is none."""
-    values = {field.attribute: options[field.option] for field in kept() if field.option in options}
-    note = Note(**{**values, **place})
+    given = {field.attribute: options[field.option] for field in kept() if field.option in options}
+    values = {**given, **place}
+    more = tuple((name, value) for name, value in values.items() if name not in Note._fields)
+    note = Note(
+        **{name: value for name, value in values.items() if name in Note._fields}, more=more
+    )
     return note._replace(listed_as="") if note.listed_as == note.operation else note
 
 

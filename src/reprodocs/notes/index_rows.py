@@ -81,5 +81,5 @@ class Row(NamedTuple):
             self.listed_target,
             self.registry_file,
             # Every exported field, one added to the schema included.
-            *(getattr(note, field.attribute) for field in kept() if field.json_key),
+            *(note.value(field) for field in kept() if field.json_key),
         )

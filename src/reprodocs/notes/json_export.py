@@ -56,7 +56,7 @@ def operation(builder: StandaloneHTMLBuilder, row: Row) -> dict[str, object]:
     found: dict[str, object] = {}
     for key in json_keys():
         if isinstance(key, Field):
-            found[key.json_key] = exported(getattr(row.note, key.attribute))
+            found[key.json_key] = exported(row.note.value(key))
         else:
             found[key] = place[key]
     return found

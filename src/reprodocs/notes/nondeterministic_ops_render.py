@@ -30,6 +30,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import rst
 from sphinx.util.docutils import sphinx_domains
 
+from reprodocs.base.entry_schema import fields
 from reprodocs.base.i18n import _
 from reprodocs.base.state import build_state
 from reprodocs.base.vocabulary import DETERMINISTIC, LIST_DIRECTIVE, RAISES
@@ -98,15 +99,20 @@ class RenderIndex(SphinxPostTransform):
         """One row per entry: the operation linked to where it is documented,
         its backend, pass and directive; if an entry among them says what
         ``torch.use_deterministic_algorithms(True)`` does, that and the
-        entry's condition (two entries of one operation differ there); if
-        one names its alerts, those."""
+        entry's condition (two entries of one operation differ there); and
+        each field the entry's schema gives a column (the alerts), if an
+        entry has a value there."""
         headings = [_("Operation"), _("Backend"), _("Pass"), _("Note")]
         with_mode = any(entry.note.deterministic_algorithms for entry in entries)
         if with_mode:
             headings.append(_("With deterministic algorithms"))
-        with_alerts = any(entry.note.alerts for entry in entries)
-        if with_alerts:
-            headings.append(_("Alerts"))
+        # The fields the schema gives a column, shown where an entry has a value.
+        columns = [
+            field
+            for field in fields()
+            if field.column and any(entry.note.value(field) for entry in entries)
+        ]
+        headings += [field.column() for field in columns if field.column]
         rows = []
         for entry in entries:
             cells = [
@@ -117,8 +123,7 @@ class RenderIndex(SphinxPostTransform):
             ]
             if with_mode:
                 cells.append(cell(*self.deterministic_mode(entry)))
-            if with_alerts:
-                cells.append(cell(*self.alerts(entry)))
+            cells += [cell(*literals(entry.note.value(field))) for field in columns]
             rows.append(cells)
         return table(headings, rows)
 
@@ -129,15 +134,6 @@ class RenderIndex(SphinxPostTransform):
         if behaviour is None:
             return []
         return self.with_condition("behaviour", [nodes.Text(behaviour())], entry)
-
-    def alerts(self, entry: Row) -> list[nodes.Node]:
-        """The entry's alerts, as literals."""
-        shown: list[nodes.Node] = []
-        for index, alert in enumerate(entry.note.alerts):
-            if index:
-                shown.append(nodes.Text(", "))
-            shown.append(nodes.literal(alert, alert))
-        return shown
 
     def bullet_list(self, entries: list[Row]) -> nodes.bullet_list:
         """One item per operation and condition, sorted by the name the list
@@ -375,6 +371,17 @@ def table(headings: list[str], rows: list[list[nodes.paragraph]]) -> nodes.table
     group += nodes.thead("", row(head))
     group += nodes.tbody("", *(row(cells) for cells in rows))
     return nodes.table("", group, classes=[LIST_DIRECTIVE, "colwidths-auto"])
+
+
+def literals(value: str | tuple[str, ...]) -> list[nodes.Node]:
+    """A field's value (its values, if several), as literals."""
+    shown: list[nodes.Node] = []
+    values = ((value,) if value else ()) if isinstance(value, str) else value
+    for index, each in enumerate(values):
+        if index:
+            shown.append(nodes.Text(", "))
+        shown.append(nodes.literal(each, each))
+    return shown
 
 
 def cell(*content: nodes.Node) -> nodes.paragraph:

@@ -5,7 +5,7 @@ reads its value, as the entry's schema names it
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from docutils.parsers.rst import directives
 
@@ -90,6 +90,14 @@ def option_spec(names: tuple[str, ...]) -> OptionSpec:
 def note_option_spec(directive: str) -> OptionSpec:
     """The option spec of the note directive *directive*."""
     return option_spec(note_options(directive))
+
+
+class NoteOptionSpec:
+    """A note directive's ``option_spec``, made from the entry's schema
+    when docutils asks for it (a field added there is an option at once)."""
+
+    def __get__(self, instance: object, owner: Any) -> OptionSpec:
+        return note_option_spec(owner.directive_name)
 
 
 LIST_OPTION_SPEC = option_spec(LIST_OPTIONS)
