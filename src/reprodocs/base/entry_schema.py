@@ -149,7 +149,7 @@ def group_options(group: str) -> tuple[str, ...]:
     return tuple(field.option for field in fields() if field.group == group)
 
 
-def entry_options() -> tuple[str, ...]:
+def entry_option_names() -> tuple[str, ...]:
     """The options ``nondeterministic-entry`` and the registry file take."""
     return tuple(field.option for field in fields() if field.entries)
 

@@ -1,7 +1,9 @@
 """The directives' vocabulary: their names, their options and the values
 those take, written once. The notes' directives build their option specs
 from it, migrate writes it, the documentation's tables and the tests read
-it. Plain data: migrate reads it without Sphinx or docutils."""
+it. The options that fill an entry's fields are the entry's schema's
+(:mod:`reprodocs.base.entry_schema`), grouped here as the directives take
+them. Plain data: migrate reads it without docutils."""
 
 from __future__ import annotations
 
@@ -14,9 +16,8 @@ from reprodocs.base.entry_schema import (
     NOTE_ONLY,
     PASS,
     REGISTRY,
-    entry_options,
+    entry_option_names,
     group_options,
-    several_values,
 )
 
 # The values of ``:pass:`` and ``:deterministic-algorithms:``: the entry's
@@ -94,12 +95,8 @@ REGISTRY_OPTIONS = group_options(REGISTRY)
 #: shows it (:mod:`reprodocs.base.runtime_text`), checked, not rendered.
 RUNTIME_TEXT_OPTION = "runtime-text"
 
-#: The options of an entry that renders nothing (``nondeterministic-entry``,
-#: and each entry of a registry file).
-ENTRY_OPTIONS = entry_options()
-
-#: The options taking several values, separated by commas.
-SEVERAL_VALUES = several_values()
+#: What separates several values of an option (those the entry's schema
+#: says take several).
 SEPARATOR = ","
 
 #: The options of the list directive: the notes it shows, and how.
@@ -109,6 +106,6 @@ LIST_OPTIONS = (BACKEND.option, PASS.option, ALGORITHMS.option, "format")
 def note_options(directive: str) -> tuple[str, ...]:
     """The options the note directive *directive* takes, in the docs' order."""
     if directive == ENTRY_DIRECTIVE:
-        return entry_options()
+        return entry_option_names()
     own = group_options(NOTE_ONLY) if directive == NOTE_DIRECTIVE else ()
     return (*own, *group_options(COMMON), *group_options(REGISTRY), RUNTIME_TEXT_OPTION)

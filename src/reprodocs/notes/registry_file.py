@@ -8,7 +8,7 @@ projects whose operations have no Python docstring to hold a
     alert = ["max_unpooling2d_forward_out"]
 
 Each key is an option of ``nondeterministic-entry``
-(:func:`reprodocs.base.entry_schema.entry_options`) and takes the value it
+(:func:`reprodocs.base.entry_schema.entry_option_names`) and takes the value it
 takes there: a string, or for those taking several values an array of
 strings (or one string with commas). Values are read by the directive's own
 converters, so that a value is right or wrong in both places alike."""
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from reprodocs.base.entry_schema import BACKEND, OP, PASS, entry_options, several_values
+from reprodocs.base.entry_schema import BACKEND, OP, PASS, entry_option_names, several_values
 from reprodocs.base.i18n import __
 from reprodocs.base.report import checked_setting, setting_location, warn
 from reprodocs.base.vocabulary import ENTRY_DIRECTIVE, ENTRY_DIRECTIVES, SEPARATOR
@@ -125,8 +125,8 @@ def read_entry(table: object, line: int, problems: list[tuple[int, str]]) -> Fil
     options: dict[str, Any] = {}
     wrong: list[str] = []
     for key, value in table.items():
-        if key not in entry_options():
-            known = ", ".join(entry_options())
+        if key not in entry_option_names():
+            known = ", ".join(entry_option_names())
             wrong.append(__("unknown option %r (known: %s)") % (key, known))
             continue
         text = option_text(key, value)
