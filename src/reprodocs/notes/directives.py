@@ -8,7 +8,16 @@ import jinja2
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
-from reprodocs.base.entry_schema import ALGORITHMS, BACKEND, OP, PASS, WHEN, WORDING
+from reprodocs.base.entry_schema import (
+    ALGORITHMS,
+    ALTERNATIVE,
+    BACKEND,
+    OP,
+    PASS,
+    WHEN,
+    WITH,
+    WORDING,
+)
 from reprodocs.base.i18n import __
 from reprodocs.base.report import warn
 from reprodocs.base.vocabulary import (
@@ -60,9 +69,11 @@ class NondeterministicDirective(SphinxDirective):
         self.set_source_info(admonition)
         if recorded:  # its place among the page's notes, for reprodocs.notes.conditions
             admonition[MARK] = len(notes_domain(self.env).notes_by_doc[self.env.docname]) - 1
-        admonition += self.wording_nodes(note, options.get("alternative", ""), written_at(self))
+        admonition += self.wording_nodes(
+            note, options.get(ALTERNATIVE.option, ""), written_at(self)
+        )
         if RUNTIME_TEXT_OPTION in options:  # checked on every build, not rendered
-            values = self.wording_values(note, options.get("alternative", ""))
+            values = self.wording_values(note, options.get(ALTERNATIVE.option, ""))
             record_note_text(self.env, note, self.location, values, options[RUNTIME_TEXT_OPTION])
         if self.content:
             admonition += parse_content(self, self.content, self.content_offset)
@@ -191,16 +202,17 @@ class NondeterministicDirective(SphinxDirective):
         return name
 
     def wording_values(self, note: Note, alternative: str) -> dict[str, str]:
-        """The values the wording's templates read of *note*."""
+        """The values the wording's templates read of *note*: its fields', by
+        the entry's attribute names, and the link and alternative."""
         return {
-            "backend": rst_escape(note.backend),
-            "affected_pass": note.affected_pass,
-            "operation": rst_escape(note.operation),
+            BACKEND.attribute: rst_escape(note.backend),
+            PASS.attribute: note.affected_pass,
+            OP.attribute: rst_escape(note.operation),
             "reproducibility": f":doc:`/{wording_of(self.env).reproducibility_doc}`",
-            "alternative": alternative,
+            ALTERNATIVE.option: alternative,
             ALGORITHMS.attribute: note.deterministic_algorithms,
-            "when": with_cases(note.when, note.cases),
-            "with_condition": note.with_condition,
+            WHEN.attribute: with_cases(note.when, note.cases),
+            WITH.attribute: note.with_condition,
         }
 
     def wording_nodes(self, note: Note, alternative: str, at: tuple[str, int]) -> list[nodes.Node]:
