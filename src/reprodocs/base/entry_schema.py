@@ -7,9 +7,9 @@ The directives' option specs, the registry file's keys, the entry built
 from either, the index's table and lists, ``nondeterministic.json`` and its
 schema file, check-alerts and migrate all take names and conversions from
 ``FIELDS``; adding a field is one row here, plus its documentation
-(docs/architecture.rst, "A new field of an entry"). Plain data: migrate and
-check-alerts read it without docutils (the catalog aside, which words a
-table's column)."""
+(docs/architecture.rst, "A new field of an entry"). Plain data, without
+docutils, which migrate and check-alerts read too; a column's heading is a
+word of the catalog, translated when called."""
 
 from __future__ import annotations
 
@@ -43,7 +43,6 @@ LINE, VALUES, BACKEND_NAMES, CHOICE = "line", "values", "backend", "choice"
 #: note's. A note directive takes the first group's options, then the
 #: second's, then the third's, each in table order.
 NOTE_ONLY, COMMON, REGISTRY = "note-only", "common", "registry"
-GROUPS = (NOTE_ONLY, COMMON, REGISTRY)
 
 
 class Field(NamedTuple):
@@ -66,7 +65,7 @@ class Field(NamedTuple):
     several: bool = False
     #: The values a ``CHOICE`` takes.
     choices: tuple[str, ...] = ()
-    #: Which note directives take it (``GROUPS``).
+    #: Which note directives take it: ``NOTE_ONLY``, ``COMMON`` or ``REGISTRY``.
     group: str = COMMON
     #: Whether ``nondeterministic-entry`` and the registry file take it.
     entries: bool = True
