@@ -1,11 +1,32 @@
 """The directives' vocabulary: their names, their options and the values
 those take, written once. The notes' directives build their option specs
 from it, migrate writes it, the documentation's tables and the tests read
-it. Plain data: migrate reads it without Sphinx or docutils."""
+it. The options that fill an entry's fields are the entry's schema's
+(:mod:`reprodocs.base.entry_schema`), grouped here as the directives take
+them. Plain data: migrate reads it without docutils."""
 
 from __future__ import annotations
 
 from typing import NamedTuple
+
+from reprodocs.base.entry_schema import (
+    ALGORITHMS,
+    BACKEND,
+    COMMON,
+    NOTE_ONLY,
+    PASS,
+    REGISTRY,
+    entry_option_names,
+    group_options,
+)
+
+# The values of ``:pass:`` and ``:deterministic-algorithms:``: the entry's
+# schema holds them with its fields; the vocabulary, where the directives'
+# values are looked up, names them too (re-exported, hence the aliases).
+from reprodocs.base.entry_schema import DETERMINISTIC as DETERMINISTIC  # noqa: PLC0414
+from reprodocs.base.entry_schema import DETERMINISTIC_ALGORITHMS as DETERMINISTIC_ALGORITHMS  # noqa: PLC0414
+from reprodocs.base.entry_schema import PASSES as PASSES  # noqa: PLC0414
+from reprodocs.base.entry_schema import RAISES as RAISES  # noqa: PLC0414
 
 
 class Preset(NamedTuple):
@@ -46,15 +67,6 @@ LIST_DIRECTIVE = "nondeterministic-ops"
 #: and check-alerts reads.
 JSON_NAME = "nondeterministic.json"
 
-#: The values of ``:pass:``.
-PASSES = ("forward", "backward", "both")
-
-#: The values of ``:deterministic-algorithms:``: under
-#: ``torch.use_deterministic_algorithms(True)`` the operation throws a
-#: RuntimeError, or uses a deterministic implementation.
-RAISES, DETERMINISTIC = "raises", "deterministic"
-DETERMINISTIC_ALGORITHMS = (RAISES, DETERMINISTIC)
-
 #: The values of the list directive's ``:format:``; the first is the default.
 FORMATS = ("table", "list")
 
@@ -69,35 +81,31 @@ BACKEND_SPELLINGS = {
 ANY_BACKEND = "any"
 
 #: The options only the general note directive takes (the presets fix them).
-NOTE_ONLY_OPTIONS = ("backend", "pass")
+NOTE_ONLY_OPTIONS = group_options(NOTE_ONLY)
 
 #: The options every note directive takes, the presets included.
-COMMON_OPTIONS = ("op", "alternative", "deterministic-algorithms", "when", "wording")
+COMMON_OPTIONS = group_options(COMMON)
 
 #: The registry's options, which every entry takes, a note or not: the
 #: names the operation also goes by, the one the lists show, the words of
 #: its item beyond ``:when:``, and the alerts it raises.
-REGISTRY_OPTIONS = ("aliases", "listed-as", "with", "cases", "alert")
+REGISTRY_OPTIONS = group_options(REGISTRY)
 
 #: The option of a note that renders its text: that text as ``help()``
 #: shows it (:mod:`reprodocs.base.runtime_text`), checked, not rendered.
 RUNTIME_TEXT_OPTION = "runtime-text"
 
-#: The options of an entry that renders nothing (``nondeterministic-entry``,
-#: and each entry of a registry file).
-ENTRY_OPTIONS = ("op", "backend", "pass", "deterministic-algorithms", "when", *REGISTRY_OPTIONS)
-
-#: The options taking several values, separated by commas.
-SEVERAL_VALUES = ("backend", "aliases", "cases", "alert")
+#: What separates several values of an option (those the entry's schema
+#: says take several).
 SEPARATOR = ","
 
 #: The options of the list directive: the notes it shows, and how.
-LIST_OPTIONS = ("backend", "pass", "deterministic-algorithms", "format")
+LIST_OPTIONS = (BACKEND.option, PASS.option, ALGORITHMS.option, "format")
 
 
 def note_options(directive: str) -> tuple[str, ...]:
     """The options the note directive *directive* takes, in the docs' order."""
     if directive == ENTRY_DIRECTIVE:
-        return ENTRY_OPTIONS
-    own = NOTE_ONLY_OPTIONS if directive == NOTE_DIRECTIVE else ()
-    return (*own, *COMMON_OPTIONS, *REGISTRY_OPTIONS, RUNTIME_TEXT_OPTION)
+        return entry_option_names()
+    own = group_options(NOTE_ONLY) if directive == NOTE_DIRECTIVE else ()
+    return (*own, *group_options(COMMON), *group_options(REGISTRY), RUNTIME_TEXT_OPTION)

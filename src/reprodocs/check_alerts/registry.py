@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from reprodocs.base.entry_schema import ALERT, ALGORITHMS, ALIASES
 from reprodocs.base.i18n import __
 from reprodocs.base.vocabulary import DETERMINISTIC, JSON_NAME, RAISES
 
@@ -104,14 +105,14 @@ def entry(path: Path, index: int, operation: Any, confdir: Path | None = None) -
     where = f"{path}: operations[{index}]"
     if not isinstance(operation, dict) or not isinstance(operation.get("name"), str | None):
         raise RegistryError(__("%s: not an operation") % where)
-    alerts = operation.get("alerts") or []
-    aliases = operation.get("aliases") or []
+    alerts = operation.get(ALERT.json_key) or []
+    aliases = operation.get(ALIASES.json_key) or []
     if not all(isinstance(name, str) for name in (*alerts, *aliases)):
         raise RegistryError(__("%s: its alerts and aliases must be strings") % where)
     file, line = registry_file(operation.get("registry_file"), where)
     return Entry(
         name=operation["name"] or "",
-        mode=operation.get("deterministic_algorithms") or "",
+        mode=operation.get(ALGORITHMS.json_key) or "",
         docs=str(operation.get("uri") or operation.get("docname") or ""),
         alerts=tuple(alerts),
         aliases=tuple(aliases),

@@ -7,21 +7,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reprodocs.base.vocabulary import (
-    COMMON_OPTIONS,
-    FORMATS,
-    LIST_OPTIONS,
-    NOTE_ONLY_OPTIONS,
-    REGISTRY_OPTIONS,
-    SEPARATOR,
-)
+from reprodocs.base import entry_schema
+from reprodocs.base.vocabulary import FORMATS, LIST_OPTIONS, SEPARATOR
 
-# The options migrate reads and writes, named as the vocabulary names them
-# (unpacked whole: an option added there or moved fails here, at import).
-BACKEND_OPTION, PASS_OPTION = NOTE_ONLY_OPTIONS
-OP_OPTION, _, ALGORITHMS_OPTION, WHEN_OPTION, WORDING_OPTION = COMMON_OPTIONS
-_, _, _, FORMAT_OPTION = LIST_OPTIONS
-ALIASES_OPTION, LISTED_AS_OPTION, WITH_OPTION, CASES_OPTION, ALERT_OPTION = REGISTRY_OPTIONS
+# The options migrate reads and writes, named as the entry's schema names them.
+BACKEND_OPTION, PASS_OPTION = entry_schema.BACKEND.option, entry_schema.PASS.option
+OP_OPTION, WHEN_OPTION = entry_schema.OP.option, entry_schema.WHEN.option
+ALGORITHMS_OPTION, WORDING_OPTION = entry_schema.ALGORITHMS.option, entry_schema.WORDING.option
+ALIASES_OPTION, LISTED_AS_OPTION = entry_schema.ALIASES.option, entry_schema.LISTED_AS.option
+WITH_OPTION, CASES_OPTION = entry_schema.WITH.option, entry_schema.CASES.option
+ALERT_OPTION = entry_schema.ALERT.option
+#: The list directive's option saying how it shows its entries.
+FORMAT_OPTION = LIST_OPTIONS[-1]
 #: The list directive's ``:format:`` that writes a bulleted list.
 _, LIST_FORMAT = FORMATS
 

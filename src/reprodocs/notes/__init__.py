@@ -17,13 +17,10 @@ from reprodocs.notes.conditions import record_conditions
 from reprodocs.notes.directives import NOTE_DIRECTIVE_CLASSES
 from reprodocs.notes.domain import ReproducibilityDomain, check_notes_agree
 from reprodocs.notes.drift import check_known_ops, read_known_ops
-from reprodocs.notes.nondeterministic_ops import (
-    NondeterministicOpsDirective,
-    export_json,
-    nondeterministic_ops,
-    publish,
-)
+from reprodocs.notes.json_export import export_json
+from reprodocs.notes.nondeterministic_ops import NondeterministicOpsDirective, nondeterministic_ops
 from reprodocs.notes.nondeterministic_ops_render import RenderIndex, reported_with_the_note
+from reprodocs.notes.publishing import publish
 from reprodocs.notes.registry_file import SETTING as REGISTRY_FILE
 from reprodocs.notes.registry_file import load_registry_file
 from reprodocs.notes.rendering import forget_wording

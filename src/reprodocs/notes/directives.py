@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import jinja2
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
+from reprodocs.base.entry_schema import (
+    ALGORITHMS,
+    ALTERNATIVE,
+    BACKEND,
+    OP,
+    PASS,
+    WHEN,
+    WITH,
+    WORDING,
+)
 from reprodocs.base.i18n import __
 from reprodocs.base.report import warn
 from reprodocs.base.vocabulary import (
@@ -21,8 +31,8 @@ from reprodocs.base.vocabulary import (
     Preset,
 )
 from reprodocs.notes.conditions import MARK
-from reprodocs.notes.domain import Note, notes_domain, python_objects
-from reprodocs.notes.options import note_option_spec
+from reprodocs.notes.domain import Note, new_note, notes_domain, python_objects
+from reprodocs.notes.options import NoteOptionSpec
 from reprodocs.notes.parsing import (
     argument_lines,
     as_location,
@@ -36,9 +46,6 @@ from reprodocs.notes.runtime_text import record_note_text
 from reprodocs.notes.unread import warn_options_at_own_indent
 from reprodocs.notes.wording import rst_escape, wording_of
 
-if TYPE_CHECKING:
-    from sphinx.util.typing import OptionSpec
-
 
 class NondeterministicDirective(SphinxDirective):
     """``.. nondeterministic::`` -- a "Note" admonition saying that the enclosing
@@ -47,7 +54,7 @@ class NondeterministicDirective(SphinxDirective):
 
     has_content = True
     directive_name: ClassVar[str] = NOTE_DIRECTIVE
-    option_spec: ClassVar[OptionSpec] = note_option_spec(NOTE_DIRECTIVE)
+    option_spec = NoteOptionSpec()
     #: Whether the entry renders a note where it stands.
     renders: ClassVar[bool] = True
 
@@ -62,9 +69,11 @@ class NondeterministicDirective(SphinxDirective):
         self.set_source_info(admonition)
         if recorded:  # its place among the page's notes, for reprodocs.notes.conditions
             admonition[MARK] = len(notes_domain(self.env).notes_by_doc[self.env.docname]) - 1
-        admonition += self.wording_nodes(note, options.get("alternative", ""), written_at(self))
+        admonition += self.wording_nodes(
+            note, options.get(ALTERNATIVE.option, ""), written_at(self)
+        )
         if RUNTIME_TEXT_OPTION in options:  # checked on every build, not rendered
-            values = self.wording_values(note, options.get("alternative", ""))
+            values = self.wording_values(note, options.get(ALTERNATIVE.option, ""))
             record_note_text(self.env, note, self.location, values, options[RUNTIME_TEXT_OPTION])
         if self.content:
             admonition += parse_content(self, self.content, self.content_offset)
@@ -74,7 +83,7 @@ class NondeterministicDirective(SphinxDirective):
         """The directive's entry; whether it is recorded in the registry (not
         where it repeats one of the page, which is warned about); its options."""
         self.drop_argument()
-        preset = {"backend": self.preset.backend, "pass": self.preset.affected_pass}
+        preset = {BACKEND.option: self.preset.backend, PASS.option: self.preset.affected_pass}
         options = {**preset, **self.options}
         note = self.note(options)
         if warn_options_at_own_indent(self, note):
@@ -87,22 +96,15 @@ class NondeterministicDirective(SphinxDirective):
     def note(self, options: dict[str, Any]) -> Note:
         """The entry the directive's *options* make."""
         source, line = written_at(self)
-        return Note(
-            operation=options.get("op") or self.enclosing_operation(),
+        return new_note(
+            options,
+            operation=options.get(OP.option) or self.enclosing_operation(),
             directive=self.name,
-            backend=options["backend"],
-            affected_pass=options["pass"],
             docname=self.env.docname,
             line=line,
             source="" if source == page_source(self) else source,
-            deterministic_algorithms=options.get("deterministic-algorithms", ""),
-            when=self.condition(options.get("when", "")),
-            wording=self.chosen_wording(options.get("wording", "")),
-            aliases=options.get("aliases", ()),
-            listed_as=options.get("listed-as", ""),
-            with_condition=options.get("with", ""),
-            cases=options.get("cases", ()),
-            alerts=options.get("alert", ()),
+            when=self.condition(options.get(WHEN.option, "")),
+            wording=self.chosen_wording(options.get(WORDING.option, "")),
             renders=self.renders,
         )
 
@@ -200,16 +202,17 @@ class NondeterministicDirective(SphinxDirective):
         return name
 
     def wording_values(self, note: Note, alternative: str) -> dict[str, str]:
-        """The values the wording's templates read of *note*."""
+        """The values the wording's templates read of *note*: its fields', by
+        the entry's attribute names, and the link and alternative."""
         return {
-            "backend": rst_escape(note.backend),
-            "affected_pass": note.affected_pass,
-            "operation": rst_escape(note.operation),
+            BACKEND.attribute: rst_escape(note.backend),
+            PASS.attribute: note.affected_pass,
+            OP.attribute: rst_escape(note.operation),
             "reproducibility": f":doc:`/{wording_of(self.env).reproducibility_doc}`",
-            "alternative": alternative,
-            "deterministic_algorithms": note.deterministic_algorithms,
-            "when": with_cases(note.when, note.cases),
-            "with_condition": note.with_condition,
+            ALTERNATIVE.option: alternative,
+            ALGORITHMS.attribute: note.deterministic_algorithms,
+            WHEN.attribute: with_cases(note.when, note.cases),
+            WITH.attribute: note.with_condition,
         }
 
     def wording_nodes(self, note: Note, alternative: str, at: tuple[str, int]) -> list[nodes.Node]:
@@ -249,8 +252,6 @@ class PresetDirective(NondeterministicDirective):
     """A preset: backend and pass are fixed, so every option but ``:backend:``
     and ``:pass:`` is accepted."""
 
-    option_spec: ClassVar[OptionSpec] = note_option_spec(CUDA_DETERMINISTIC)
-
 
 class CudaDeterministicBackward(PresetDirective):
     """``.. cuda-deterministic-backward::`` -- PyTorch 1.4's backward-pass note."""
@@ -277,7 +278,6 @@ class NondeterministicEntry(NondeterministicDirective):
 
     has_content = False
     directive_name: ClassVar[str] = ENTRY_DIRECTIVE
-    option_spec: ClassVar[OptionSpec] = note_option_spec(ENTRY_DIRECTIVE)
     renders: ClassVar[bool] = False
 
     def run(self) -> list[nodes.Node]:

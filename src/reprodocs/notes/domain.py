@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple, cast
 from sphinx.domains import Domain
 from sphinx.util.nodes import make_refnode
 
+from reprodocs.base.entry_schema import Field, kept
 from reprodocs.base.i18n import _, __
 from reprodocs.base.report import warn
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Iterable, Iterator, Mapping
 
     from docutils.nodes import Element, reference
     from sphinx.addnodes import pending_xref
@@ -71,6 +72,17 @@ class Note(NamedTuple):
     #: False for an entry that renders nothing where it stands
     #: (``nondeterministic-entry``, or an entry of the registry file).
     renders: bool = True
+    #: The values of the fields the entry's schema
+    #: (:mod:`reprodocs.base.entry_schema`) has beyond these, as
+    #: (attribute, value), in the schema's order: a field added there is
+    #: kept, exported and shown before this class names it.
+    more: tuple[tuple[str, Any], ...] = ()
+
+    def value(self, field: Field) -> Any:
+        """The value of the schema's *field*."""
+        if field.attribute in self._fields:
+            return getattr(self, field.attribute)
+        return dict(self.more).get(field.attribute, field.empty())
 
     @property
     def location(self) -> str | tuple[str, int | None]:
@@ -113,6 +125,21 @@ class Note(NamedTuple):
         )
 
 
+def new_note(options: Mapping[str, Any], **place: Any) -> Note:
+    """The entry *options* make (a directive's, or the registry file's):
+    each field of the entry's schema (:mod:`reprodocs.base.entry_schema`)
+    takes its option's value; *place* gives the rest (where it is written,
+    by which directive) and what the directive worked out itself. A
+    ``listed_as`` that is the operation is none."""
+    given = {field.attribute: options[field.option] for field in kept() if field.option in options}
+    values = {**given, **place}
+    more = tuple((name, value) for name, value in values.items() if name not in Note._fields)
+    note = Note(
+        **{name: value for name, value in values.items() if name in Note._fields}, more=more
+    )
+    return note._replace(listed_as="") if note.listed_as == note.operation else note
+
+
 class RuntimeText(NamedTuple):
     """What ``help()`` shows of a note or a list the build generates, as the
     directive carries it (:mod:`reprodocs.base.runtime_text`); checked on
@@ -136,7 +163,7 @@ class ReproducibilityDomain(Domain):
     name = "reprodocs"
     label = _("Reproducibility notes")
     #: The extension's ``env_version``: bumped whenever the shape of the domain's data changes.
-    data_version = 9
+    data_version = 10
     # Typed by Domain: a ClassVar on Sphinx 9, an instance variable before.
     initial_data = {  # noqa: RUF012
         "notes": {},  # docname -> [Note, ...] in document order

@@ -1,6 +1,6 @@
 """The ``nondeterministic-ops`` tables and lists, made when a page is
 written, just before Sphinx resolves its references (a post-transform), from
-the index published for the build (:mod:`reprodocs.notes.nondeterministic_ops`).
+the index published for the build (:mod:`reprodocs.notes.publishing`).
 
 A list's items read as PyTorch's hand-written ones (``:func:`torch.histc`
 when called on a CUDA tensor``): the name the list uses, then "with …"
@@ -30,17 +30,14 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import rst
 from sphinx.util.docutils import sphinx_domains
 
+from reprodocs.base.entry_schema import fields
 from reprodocs.base.i18n import _
 from reprodocs.base.state import build_state
 from reprodocs.base.vocabulary import DETERMINISTIC, LIST_DIRECTIVE, RAISES
 from reprodocs.notes.domain import PAGE_XREF, ReproducibilityDomain, notes_domain
-from reprodocs.notes.nondeterministic_ops import (
-    Entry,
-    Published,
-    Target,
-    chosen_entries,
-    nondeterministic_ops,
-)
+from reprodocs.notes.filtering import chosen_rows
+from reprodocs.notes.nondeterministic_ops import nondeterministic_ops
+from reprodocs.notes.publishing import Published
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -50,6 +47,7 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
     from reprodocs.notes.domain import Note
+    from reprodocs.notes.index_rows import Row, Target
 
 
 #: The role a list names an operation with, by how the Python domain
@@ -89,60 +87,55 @@ class RenderIndex(SphinxPostTransform):
         render = {"table": self.table, "list": self.bullet_list}
         with reading_context(self.env, self.env.docname):
             for placeholder in placeholders:
-                chosen = chosen_entries(placeholder, published.entries)
+                chosen = chosen_rows(placeholder, published.rows)
                 replacement = (
-                    render[placeholder.get("format", "table")](chosen, published.notes)
+                    render[placeholder.get("format", "table")](chosen)
                     if chosen
                     else nothing_noted()
                 )
                 replace_placeholder(placeholder, replacement)
 
-    def table(self, entries: list[Entry], notes: dict[Entry, Note]) -> nodes.table:
+    def table(self, entries: list[Row]) -> nodes.table:
         """One row per entry: the operation linked to where it is documented,
         its backend, pass and directive; if an entry among them says what
         ``torch.use_deterministic_algorithms(True)`` does, that and the
-        entry's condition (two entries of one operation differ there); if
-        one names its alerts, those."""
+        entry's condition (two entries of one operation differ there); and
+        each field the entry's schema gives a column (the alerts), if an
+        entry has a value there."""
         headings = [_("Operation"), _("Backend"), _("Pass"), _("Note")]
-        with_mode = any(entry.deterministic_algorithms for entry in entries)
+        with_mode = any(entry.note.deterministic_algorithms for entry in entries)
         if with_mode:
             headings.append(_("With deterministic algorithms"))
-        with_alerts = any(entry.alerts for entry in entries)
-        if with_alerts:
-            headings.append(_("Alerts"))
+        # The fields the schema gives a column, shown where an entry has a value.
+        columns = [
+            field
+            for field in fields()
+            if field.column and any(entry.note.value(field) for entry in entries)
+        ]
+        headings += [field.column() for field in columns if field.column]
         rows = []
         for entry in entries:
             cells = [
-                cell(self.page_link(entry.label, entry.target, literal=bool(entry.name))),
-                cell(nodes.Text(entry.backend)),
-                cell(nodes.Text(entry.affected_pass)),
-                cell(nodes.literal(entry.directive, entry.directive)),
+                cell(self.page_link(entry.label, entry.target, literal=bool(entry.note.operation))),
+                cell(nodes.Text(entry.note.backend)),
+                cell(nodes.Text(entry.note.affected_pass)),
+                cell(nodes.literal(entry.note.directive, entry.note.directive)),
             ]
             if with_mode:
-                cells.append(cell(*self.deterministic_mode(entry, notes)))
-            if with_alerts:
-                cells.append(cell(*self.alerts(entry)))
+                cells.append(cell(*self.deterministic_mode(entry)))
+            cells += [cell(*literals(entry.note.value(field))) for field in columns]
             rows.append(cells)
         return table(headings, rows)
 
-    def deterministic_mode(self, entry: Entry, notes: dict[Entry, Note]) -> list[nodes.Node]:
+    def deterministic_mode(self, entry: Row) -> list[nodes.Node]:
         """What ``torch.use_deterministic_algorithms(True)`` does to the
         operation, and when; nothing if the entry does not say."""
-        behaviour = DETERMINISTIC_MODE.get(entry.deterministic_algorithms)
+        behaviour = DETERMINISTIC_MODE.get(entry.note.deterministic_algorithms)
         if behaviour is None:
             return []
-        return self.with_condition("behaviour", [nodes.Text(behaviour())], entry, notes)
+        return self.with_condition("behaviour", [nodes.Text(behaviour())], entry)
 
-    def alerts(self, entry: Entry) -> list[nodes.Node]:
-        """The entry's alerts, as literals."""
-        shown: list[nodes.Node] = []
-        for index, alert in enumerate(entry.alerts):
-            if index:
-                shown.append(nodes.Text(", "))
-            shown.append(nodes.literal(alert, alert))
-        return shown
-
-    def bullet_list(self, entries: list[Entry], notes: dict[Entry, Note]) -> nodes.bullet_list:
+    def bullet_list(self, entries: list[Row]) -> nodes.bullet_list:
         """One item per operation and condition, sorted by the name the list
         shows (then in the table's order): that name, then "with …" and
         "when …", then the condition's cases as a nested list."""
@@ -150,38 +143,38 @@ class RenderIndex(SphinxPostTransform):
         seen = set()
         for entry in sorted(entries, key=lambda entry: entry.listed[0]):
             name, target = entry.listed
-            item_key = (name, target, entry.with_condition, entry.when, entry.cases)
+            item_key = (name, target, entry.note.with_condition, entry.note.when, entry.note.cases)
             if item_key in seen:  # the same words twice (say, a CUDA and a cuDNN note)
                 continue
             seen.add(item_key)
-            operation = self.operation(name, target, literal=bool(entry.name))
+            operation = self.operation(name, target, literal=bool(entry.note.operation))
             paragraph = nodes.paragraph()
-            paragraph += self.with_condition("operation", operation, entry, notes)
+            paragraph += self.with_condition("operation", operation, entry)
             item = nodes.list_item("", paragraph)
-            if entry.cases:
-                item += self.cases(entry, notes)
+            if entry.note.cases:
+                item += self.cases(entry)
             items += item
         return items
 
     def with_condition(
-        self, subject: str, nodes_: list[nodes.Node], entry: Entry, notes: dict[Entry, Note]
+        self, subject: str, nodes_: list[nodes.Node], entry: Row
     ) -> list[nodes.Node]:
         """*nodes_* (the operation, or what deterministic mode does), then
         the entry's "with …" and "when …", in the words of *subject*'s message."""
         if not entry.has_condition:
             return nodes_
         parts = {subject: nodes_}
-        if entry.with_condition:
-            parts["with"] = self.parsed(entry.with_condition, entry, notes)
-        if entry.when:
-            parts["condition"] = self.parsed(entry.when, entry, notes)
+        if entry.note.with_condition:
+            parts["with"] = self.parsed(entry.note.with_condition, entry)
+        if entry.note.when:
+            parts["condition"] = self.parsed(entry.note.when, entry)
         return fill_in(CONDITION_MESSAGES[subject, tuple(sorted(parts))](), **parts)
 
-    def cases(self, entry: Entry, notes: dict[Entry, Note]) -> nodes.bullet_list:
+    def cases(self, entry: Row) -> nodes.bullet_list:
         """The condition's cases, a nested list."""
         cases = nodes.bullet_list(bullet="-")
-        for case in entry.cases:
-            cases += nodes.list_item("", nodes.paragraph("", "", *self.parsed(case, entry, notes)))
+        for case in entry.note.cases:
+            cases += nodes.list_item("", nodes.paragraph("", "", *self.parsed(case, entry)))
         return cases
 
     def operation(self, name: str, target: Target, literal: bool) -> list[nodes.Node]:
@@ -215,9 +208,9 @@ class RenderIndex(SphinxPostTransform):
             refdoc=self.env.docname,
         )
 
-    def parsed(self, text: str, entry: Entry, notes: dict[Entry, Note]) -> list[nodes.Node]:
+    def parsed(self, text: str, entry: Row) -> list[nodes.Node]:
         """Words of the entry's condition, parsed as written where the entry is."""
-        return self.parse_inline(text, *self.written_at(notes[entry]))
+        return self.parse_inline(text, *self.written_at(entry.note))
 
     def written_at(self, note: Note) -> tuple[str, int]:
         """Where *note* is written, as a node's source and line."""
@@ -378,6 +371,17 @@ def table(headings: list[str], rows: list[list[nodes.paragraph]]) -> nodes.table
     group += nodes.thead("", row(head))
     group += nodes.tbody("", *(row(cells) for cells in rows))
     return nodes.table("", group, classes=[LIST_DIRECTIVE, "colwidths-auto"])
+
+
+def literals(value: str | tuple[str, ...]) -> list[nodes.Node]:
+    """A field's value (its values, if several), as literals."""
+    shown: list[nodes.Node] = []
+    values = ((value,) if value else ()) if isinstance(value, str) else value
+    for index, each in enumerate(values):
+        if index:
+            shown.append(nodes.Text(", "))
+        shown.append(nodes.literal(each, each))
+    return shown
 
 
 def cell(*content: nodes.Node) -> nodes.paragraph:

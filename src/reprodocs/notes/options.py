@@ -1,21 +1,21 @@
 """The directives' option specs: the vocabulary's options
 (:mod:`reprodocs.base.vocabulary`), each with the docutils converter that
-reads its value."""
+reads its value, as the entry's schema names it
+(:mod:`reprodocs.base.entry_schema`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from docutils.parsers.rst import directives
 
+from reprodocs.base.entry_schema import BACKEND_NAMES, CHOICE, LINE, VALUES, by_option
 from reprodocs.base.i18n import __
 from reprodocs.base.vocabulary import (
     ANY_BACKEND,
     BACKEND_SPELLINGS,
-    DETERMINISTIC_ALGORITHMS,
     FORMATS,
     LIST_OPTIONS,
-    PASSES,
     SEPARATOR,
     note_options,
 )
@@ -58,26 +58,46 @@ def one_of(values: tuple[str, ...]) -> Callable[[str | None], str]:
     return choice
 
 
-#: Each option's converter; an option not named here is inline text.
-CONVERTERS: dict[str, Callable[[str | None], object]] = {
-    "backend": backend,
-    "aliases": values,
-    "alert": values,
-    "cases": values,
-    "pass": one_of(PASSES),
-    "deterministic-algorithms": one_of(DETERMINISTIC_ALGORITHMS),
-    "format": one_of(FORMATS),
+#: The converters of the entry's fields, by :attr:`Field.converter
+#: <reprodocs.base.entry_schema.Field.converter>` (a choice's is made of its
+#: values).
+FIELD_CONVERTERS: dict[str, Callable[[str | None], object]] = {
+    LINE: single_line,
+    VALUES: values,
+    BACKEND_NAMES: backend,
 }
+
+#: The converters of the options that fill no field of an entry.
+OTHER_CONVERTERS: dict[str, Callable[[str | None], object]] = {"format": one_of(FORMATS)}
+
+
+def converter(option: str) -> Callable[[str | None], object]:
+    """The converter reading the value of *option*; inline text for an
+    option the schema does not name."""
+    field = by_option(option)
+    if field is None:
+        return OTHER_CONVERTERS.get(option, single_line)
+    if field.converter == CHOICE:
+        return one_of(field.choices)
+    return FIELD_CONVERTERS[field.converter]
 
 
 def option_spec(names: tuple[str, ...]) -> OptionSpec:
     """The option spec of a directive taking the options *names*."""
-    return {name: CONVERTERS.get(name, single_line) for name in names}
+    return {name: converter(name) for name in names}
 
 
 def note_option_spec(directive: str) -> OptionSpec:
     """The option spec of the note directive *directive*."""
     return option_spec(note_options(directive))
+
+
+class NoteOptionSpec:
+    """A note directive's ``option_spec``, made from the entry's schema
+    when docutils asks for it (a field added there is an option at once)."""
+
+    def __get__(self, instance: object, owner: Any) -> OptionSpec:
+        return note_option_spec(owner.directive_name)
 
 
 LIST_OPTION_SPEC = option_spec(LIST_OPTIONS)

@@ -8,7 +8,7 @@ projects whose operations have no Python docstring to hold a
     alert = ["max_unpooling2d_forward_out"]
 
 Each key is an option of ``nondeterministic-entry``
-(:data:`reprodocs.base.vocabulary.ENTRY_OPTIONS`) and takes the value it
+(:func:`reprodocs.base.entry_schema.entry_option_names`) and takes the value it
 takes there: a string, or for those taking several values an array of
 strings (or one string with commas). Values are read by the directive's own
 converters, so that a value is right or wrong in both places alike."""
@@ -21,17 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from reprodocs.base.entry_schema import BACKEND, OP, PASS, entry_option_names, several_values
 from reprodocs.base.i18n import __
 from reprodocs.base.report import checked_setting, setting_location, warn
-from reprodocs.base.vocabulary import (
-    ENTRY_DIRECTIVE,
-    ENTRY_DIRECTIVES,
-    ENTRY_OPTIONS,
-    SEPARATOR,
-    SEVERAL_VALUES,
-)
-from reprodocs.notes.domain import Note, notes_domain
-from reprodocs.notes.options import CONVERTERS, single_line
+from reprodocs.base.vocabulary import ENTRY_DIRECTIVE, ENTRY_DIRECTIVES, SEPARATOR
+from reprodocs.notes.domain import new_note, notes_domain
+from reprodocs.notes.options import converter
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -130,24 +125,24 @@ def read_entry(table: object, line: int, problems: list[tuple[int, str]]) -> Fil
     options: dict[str, Any] = {}
     wrong: list[str] = []
     for key, value in table.items():
-        if key not in ENTRY_OPTIONS:
-            known = ", ".join(ENTRY_OPTIONS)
+        if key not in entry_option_names():
+            known = ", ".join(entry_option_names())
             wrong.append(__("unknown option %r (known: %s)") % (key, known))
             continue
         text = option_text(key, value)
         if text is None:
             message = (
                 __("%s must be a string, or an array of strings")
-                if key in SEVERAL_VALUES
+                if key in several_values()
                 else __("%s must be a string")
             )
             wrong.append(message % key)
             continue
         try:
-            options[key] = CONVERTERS.get(key, single_line)(text)
+            options[key] = converter(key)(text)
         except ValueError as error:
             wrong.append(f"{key}: {error}")
-    operation = options.get("op")
+    operation = options.get(OP.option)
     if not operation:
         problems += [(line, problem) for problem in wrong]
         problems.append((line, __("an entry must name its operation (op)")))
@@ -167,7 +162,7 @@ def option_text(key: str, value: object) -> str | None:
     if isinstance(value, str):
         return value
     if (
-        key in SEVERAL_VALUES
+        key in several_values()
         and isinstance(value, list)
         and value
         and all(isinstance(item, str) for item in value)
@@ -197,24 +192,15 @@ def load_registry_file(app: Sphinx) -> None:
         else:  # a file that cannot be read has no line: where conf.py names it
             warn("registry_file", "%s: %s", path, problem, location=setting_location(app, SETTING))
     default = ENTRY_DIRECTIVES[ENTRY_DIRECTIVE]
+    preset = {BACKEND.option: default.backend, PASS.option: default.affected_pass}
     for entry in found.entries:
-        options = entry.options
         entries.append(
-            Note(
-                operation=options["op"],
+            new_note(
+                {**preset, **entry.options},
                 directive=ENTRY_DIRECTIVE,
-                backend=options.get("backend", default.backend),
-                affected_pass=options.get("pass", default.affected_pass),
                 docname="",
                 line=entry.line,
                 source=str(path),
-                deterministic_algorithms=options.get("deterministic-algorithms", ""),
-                when=options.get("when", ""),
-                aliases=options.get("aliases", ()),
-                listed_as=options.get("listed-as", ""),
-                with_condition=options.get("with", ""),
-                cases=options.get("cases", ()),
-                alerts=options.get("alert", ()),
                 renders=False,
             )
         )

@@ -17,12 +17,14 @@ from typing import TYPE_CHECKING
 
 import jinja2
 
+from reprodocs.base.entry_schema import ALGORITHMS, WHEN, WITH
 from reprodocs.base.i18n import __
 from reprodocs.base.report import warn
 from reprodocs.base.runtime_text import item_words, words
 from reprodocs.base.state import build_state
 from reprodocs.notes.domain import RuntimeText, notes_domain
-from reprodocs.notes.nondeterministic_ops import Published, chosen
+from reprodocs.notes.filtering import chosen
+from reprodocs.notes.publishing import Published
 from reprodocs.notes.wording import template_environment, wording_of
 
 if TYPE_CHECKING:
@@ -32,7 +34,7 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
     from reprodocs.notes.domain import Note
-    from reprodocs.notes.nondeterministic_ops import Entry
+    from reprodocs.notes.index_rows import Row
 
 #: The subtype of the warnings: ``reprodocs.runtime-text``.
 SUBTYPE = "runtime-text"
@@ -53,7 +55,8 @@ def record_note_text(
     the registry adds. Nothing where the template cannot render: the note
     itself says so."""
     wording = wording_of(env)
-    own = {**values, "deterministic_algorithms": "", "when": "", "with_condition": ""}
+    # What the registry adds, by the names the templates read (the entry's attributes).
+    own = {**values, **{field.attribute: "" for field in (ALGORITHMS, WHEN, WITH)}}
     try:
         template = untranslated(wording.search_path).get_template(
             wording.template_for(note.wording)
@@ -69,7 +72,7 @@ def record_note_text(
 def check_runtime_texts(app: Sphinx, env: BuildEnvironment) -> None:
     """``env-updated``, after the index is published: every runtime text
     that says otherwise than the registry, warned about at its directive."""
-    entries = build_state(env, Published).entries
+    entries = build_state(env, Published).rows
     domain = notes_domain(env)
     for docname in sorted(domain.runtime_texts):
         for text in domain.runtime_texts[docname]:
@@ -111,12 +114,12 @@ def check_list(text: RuntimeText, generated: list[str]) -> None:
     )
 
 
-def generated_items(entries: Iterable[Entry]) -> list[str]:
-    """The words of each item a list of *entries* shows, once each."""
+def generated_items(rows: Iterable[Row]) -> list[str]:
+    """The words of each item a list of *rows* shows, once each."""
     items: list[str] = []
-    for entry in entries:
-        name, _target = entry.listed
-        item = item_words(name, entry.with_condition, entry.when, entry.cases)
+    for row in rows:
+        name, _target = row.listed
+        item = item_words(name, row.note.with_condition, row.note.when, row.note.cases)
         if item not in items:
             items.append(item)
     return items

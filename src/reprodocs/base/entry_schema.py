@@ -1,0 +1,176 @@
+"""The schema of a registry entry's fields, written once: for each field,
+the option that sets it, the attribute it fills, its key in the JSON
+export, how its value is read, whether it takes several values, and which
+directives and the registry file take it.
+
+The directives' option specs, the registry file's keys, the entry built
+from either, the index's table and lists, ``nondeterministic.json`` and its
+schema file, check-alerts and migrate all take names and conversions from
+``FIELDS``; adding a field is one row here, plus its documentation
+(docs/architecture.rst, "A new field of an entry"). Plain data, without
+docutils, which migrate and check-alerts read too; a column's heading is a
+word of the catalog, translated when called."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from reprodocs.base.i18n import _
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+#: The values of ``:pass:``.
+PASSES = ("forward", "backward", "both")
+
+#: The values of ``:deterministic-algorithms:``: under
+#: ``torch.use_deterministic_algorithms(True)`` the operation throws a
+#: RuntimeError, or uses a deterministic implementation.
+RAISES, DETERMINISTIC = "raises", "deterministic"
+DETERMINISTIC_ALGORITHMS = (RAISES, DETERMINISTIC)
+
+#: How an option's value is read (:mod:`reprodocs.notes.options` holds the
+#: converters): inline text on one line; several such values, separated by
+#: commas; one backend or several, in their usual spelling; one of
+#: ``choices``, in any case.
+LINE, VALUES, BACKEND_NAMES, CHOICE = "line", "values", "backend", "choice"
+
+#: Which directives take a field's option. The general note directive
+#: (``nondeterministic``) takes every field's; the presets fix backend and
+#: pass (``NOTE_ONLY``); ``REGISTRY`` fields are the registry's own
+#: (the names an operation goes by, the one the lists show, the words of
+#: its item beyond ``:when:``, its alerts); ``COMMON`` ones, every
+#: note's. A note directive takes the first group's options, then the
+#: second's, then the third's, each in table order.
+NOTE_ONLY, COMMON, REGISTRY = "note-only", "common", "registry"
+
+
+class Field(NamedTuple):
+    """One field of a registry entry, or one option of its directives."""
+
+    #: The option setting it (``:option:`` in a directive, ``option =`` in
+    #: the registry file).
+    option: str
+    #: The attribute of the entry (:class:`reprodocs.notes.domain.Note`) it
+    #: fills; "" for an option the entry does not keep (the note's wording
+    #: alone reads it).
+    attribute: str
+    #: Its key in ``nondeterministic.json``; "" if it is not exported.
+    json_key: str
+    #: How its value is read: ``LINE``, ``VALUES``,
+    #: ``BACKEND_NAMES`` or ``CHOICE``.
+    converter: str = LINE
+    #: Whether it takes several values, separated by commas (in the
+    #: registry file, an array of strings too).
+    several: bool = False
+    #: The values a ``CHOICE`` takes.
+    choices: tuple[str, ...] = ()
+    #: Which note directives take it: ``NOTE_ONLY``, ``COMMON`` or ``REGISTRY``.
+    group: str = COMMON
+    #: Whether ``nondeterministic-entry`` and the registry file take it.
+    entries: bool = True
+    #: The heading of the index table's column showing it (translated when
+    #: called, as a page is written), shown when an entry has a value; None
+    #: for a field the table shows otherwise, or not.
+    column: Callable[[], str] | None = None
+
+    def empty(self) -> object:
+        """The value of the field where no option gives one."""
+        return () if self.converter == VALUES else ""
+
+
+OP = Field("op", "operation", "name")
+ALTERNATIVE = Field("alternative", "", "", entries=False)
+BACKEND = Field("backend", "backend", "backend", BACKEND_NAMES, several=True, group=NOTE_ONLY)
+PASS = Field("pass", "affected_pass", "pass", CHOICE, choices=PASSES, group=NOTE_ONLY)
+ALGORITHMS = Field(
+    "deterministic-algorithms",
+    "deterministic_algorithms",
+    "deterministic_algorithms",
+    CHOICE,
+    choices=DETERMINISTIC_ALGORITHMS,
+)
+WHEN = Field("when", "when", "when")
+WORDING = Field("wording", "wording", "", entries=False)
+ALIASES = Field("aliases", "aliases", "aliases", VALUES, several=True, group=REGISTRY)
+LISTED_AS = Field("listed-as", "listed_as", "listed_as", group=REGISTRY)
+WITH = Field("with", "with_condition", "with", group=REGISTRY)
+CASES = Field("cases", "cases", "cases", VALUES, several=True, group=REGISTRY)
+ALERT = Field(
+    "alert", "alerts", "alerts", VALUES, several=True, group=REGISTRY, column=lambda: _("Alerts")
+)
+
+#: Every field, in the order the directives' options are documented.
+FIELDS = (
+    OP,
+    ALTERNATIVE,
+    BACKEND,
+    PASS,
+    ALGORITHMS,
+    WHEN,
+    WORDING,
+    ALIASES,
+    LISTED_AS,
+    WITH,
+    CASES,
+    ALERT,
+)
+
+#: The order of an operation's keys in ``nondeterministic.json``: the
+#: fields', and (as strings) those the export adds, which say where the
+#: entry is. A field not named here follows the others.
+JSON_ORDER: tuple[Field | str, ...] = (
+    OP,
+    "directive",
+    BACKEND,
+    PASS,
+    "docname",
+    "uri",
+    ALGORITHMS,
+    WHEN,
+    WITH,
+    CASES,
+    ALIASES,
+    LISTED_AS,
+    ALERT,
+    "renders",
+    "registry_file",
+)
+
+
+def fields() -> tuple[Field, ...]:
+    """Every field, read when asked (a test adds one by adding a row)."""
+    return FIELDS
+
+
+def group_options(group: str) -> tuple[str, ...]:
+    """The options of *group*'s fields, in table order."""
+    return tuple(field.option for field in fields() if field.group == group)
+
+
+def entry_option_names() -> tuple[str, ...]:
+    """The options ``nondeterministic-entry`` and the registry file take."""
+    return tuple(field.option for field in fields() if field.entries)
+
+
+def several_values() -> tuple[str, ...]:
+    """The options taking several values, separated by commas."""
+    return tuple(field.option for field in fields() if field.several)
+
+
+def by_option(option: str) -> Field | None:
+    """The field the option *option* sets; None for another option."""
+    return next((field for field in fields() if field.option == option), None)
+
+
+def kept() -> tuple[Field, ...]:
+    """The fields an entry keeps (those with an attribute)."""
+    return tuple(field for field in fields() if field.attribute)
+
+
+def json_keys() -> tuple[Field | str, ...]:
+    """The keys of an operation in ``nondeterministic.json``, in order:
+    ``JSON_ORDER``, then the exported fields it does not name."""
+    placed = {key for key in JSON_ORDER if isinstance(key, Field)}
+    added = tuple(field for field in fields() if field.json_key and field not in placed)
+    return (*JSON_ORDER, *added)

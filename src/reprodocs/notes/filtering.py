@@ -1,0 +1,46 @@
+"""The rows a table or a list shows: those its ``:backend:``, ``:pass:``
+and ``:deterministic-algorithms:`` let through. Also what a list's
+``help()`` text is checked against (:mod:`reprodocs.notes.runtime_text`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from reprodocs.base.entry_schema import ALGORITHMS, BACKEND, PASS
+from reprodocs.base.vocabulary import ANY_BACKEND, SEPARATOR
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from reprodocs.notes.index_rows import Row
+    from reprodocs.notes.nondeterministic_ops import nondeterministic_ops
+
+
+def chosen_rows(placeholder: nondeterministic_ops, rows: Iterable[Row]) -> list[Row]:
+    """The rows a table or list shows: those its filters let through."""
+    # .get: a placeholder pickled by reprodocs before ":format:" has no such keys.
+    deterministic_algorithms = placeholder.get(ALGORITHMS.attribute, "")
+    return chosen(
+        rows, placeholder[BACKEND.attribute], placeholder[PASS.attribute], deterministic_algorithms
+    )
+
+
+def chosen(
+    rows: Iterable[Row], backend: str, affected_pass: str, deterministic_algorithms: str
+) -> list[Row]:
+    """The *rows* of *backend*, *affected_pass* and *deterministic_algorithms*
+    ("" for any of each)."""
+    return [
+        row
+        for row in rows
+        if of_backend(row, backend)
+        and affected_pass in ("", row.note.affected_pass)
+        and deterministic_algorithms in ("", row.note.deterministic_algorithms)
+    ]
+
+
+def of_backend(row: Row, backend: str) -> bool:
+    """Whether *row* is about *backend* ("" for any): one of its
+    backends, or every backend."""
+    backends = row.note.backend.split(f"{SEPARATOR} ")
+    return not backend or ANY_BACKEND in backends or backend in backends

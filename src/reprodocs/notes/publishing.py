@@ -1,0 +1,59 @@
+"""The index, published for the build: computed once, after reading
+(``env-updated``), and kept for the build. When it differs from the index
+the output directory's pages were written with (``reprodocs.base.written``),
+the pages showing a table or a list are written again, and only those."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from reprodocs.base import written
+from reprodocs.base.report import checked_setting
+from reprodocs.base.state import build_state
+from reprodocs.notes.collecting import collect
+from reprodocs.notes.domain import notes_domain
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+    from reprodocs.notes.index_rows import Row
+
+
+@dataclass
+class Published:
+    """Per build: the index the tables, the lists and the JSON show."""
+
+    rows: tuple[Row, ...] = ()
+    export_json: bool = True  #: ``reprodocs_export_json``, checked
+
+
+def publish(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """``env-updated``: keep the index for the build; the pages showing it,
+    to be written again if the output's were written with another (Sphinx
+    would only write again pages whose source changed)."""
+    published = keep_index(app, env)
+    return pages_to_write_again(app, env, published.rows)
+
+
+def keep_index(app: Sphinx, env: BuildEnvironment) -> Published:
+    """Keep the build's index, and whether it is exported (the setting
+    checked, warned about once); return what is kept."""
+    published = build_state(env, Published)
+    published.rows = collect(app, env)
+    published.export_json = checked_setting(
+        app, "reprodocs_export_json", lambda value: isinstance(value, bool), "True or False", True
+    )
+    return published
+
+
+def pages_to_write_again(app: Sphinx, env: BuildEnvironment, rows: tuple[Row, ...]) -> list[str]:
+    """The pages showing the index, if the output's pages were written
+    with another (``written.changed`` records *rows*' digest for the next
+    build); none if with this one."""
+    digest = hashlib.sha256(repr([row.shown for row in rows]).encode()).hexdigest()
+    if not written.changed(app, "index", digest):
+        return []
+    return sorted(notes_domain(env).index_pages)
