@@ -40,7 +40,7 @@ OTHER_VOCABULARIES = {
     "migrate/owners.py": {"cases"},
     # The keys of check-alerts' ignore rules.
     "check_alerts/command.py": {"alert"},
-    "check_alerts/report.py": {"alert"},
+    "check_alerts/formats.py": {"alert"},
 }
 
 
