@@ -20,12 +20,15 @@ This extension owns the menu's whole life: it serves the page context's
 not know, get Sphinx's own, and the build log says so once per build and
 writing process), keeps the resolved menus for one build, and has every page
 written again when the menu changed since the output directory's pages were
-written. Its other modules serve the menus of the theme families that do not
+written. The theme adapters serve the menus of the theme families that do not
 ask ``toctree()`` for them: pydata-sphinx-theme (``pydata``), furo
 (``furo``), pytorch_sphinx_theme2's header menu
 (``pytorch_sphinx_theme2_header``) and its Markdown copies
 (``markdown_copies``), and its per-page git dates
-(``pytorch_sphinx_theme2_dates``). Each page's menu is written by one writer
+(``pytorch_sphinx_theme2_dates``). ``setup()`` calls each one's
+``setup_<adapter>(app, registry)``, which connects its handlers and registers
+its per-build state with the core (:mod:`reprodocs.navigation.registry`): the
+core names none of them. Each page's menu is written by one writer
 (``pages``), and where it cannot be the theme's byte for byte the theme's own
 is used, by one policy (``outcomes``), which also tells the build log once
 what the navigation did. It needs neither the notes extension nor the
