@@ -63,7 +63,7 @@ def served(monkeypatch) -> dict[str, int]:
     import pydata_sphinx_theme.toctree as theme_toctree
 
     counts = {"linear": 0, "theme": 0}
-    monkeypatch.setattr(Outcomes, "due", lambda self, key: False)
+    monkeypatch.setattr(Outcomes, "claim_check", lambda self, key: False)
     html = pydata_sidebar.SidebarPage.html
 
     def linear(self, maxdepth):
@@ -259,7 +259,7 @@ def test_a_second_build_forgets_the_sections(make_app, rootdir, tmp_path, monkey
     are compared: pydata-sphinx-theme adds a script per page to the
     application, so the second build's pages hold the first one's too.)"""
     if not self_check:
-        monkeypatch.setattr(Outcomes, "due", lambda self, key: False)
+        monkeypatch.setattr(Outcomes, "claim_check", lambda self, key: False)
     srcdir = tmp_path / "src"
     shutil.copytree(rootdir / ROOT, srcdir)
     settings = {**pydata_settings({}), "extensions": ["reprodocs.navigation"]}

@@ -34,7 +34,7 @@ def test_a_build_start_makes_each_registered_state_anew_and_forgets_the_caches()
     build_state(env, Kept).pages.append("index")
     last = build_state(env, Kept)
 
-    assert registry.start_build(app, env) == [Kept]
+    assert registry.renew(app, env) == [Kept]
 
     assert build_state(env, Kept) is not last
     assert build_state(env, Kept).pages == []

@@ -72,7 +72,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # env-get-updated handler): the menu shows the numbers.
     app.connect(
         "env-get-updated",
-        functools.partial(rewrite_pages_when_menu_changes, registry),
+        functools.partial(start_build, registry),
         priority=900,
     )
     # Before the themes' own handlers (the default priority, 500), which may
@@ -97,16 +97,15 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
 
 
-def rewrite_pages_when_menu_changes(
-    registry: Registry, app: Sphinx, env: BuildEnvironment
-) -> list[str]:
+def start_build(registry: Registry, app: Sphinx, env: BuildEnvironment) -> list[str]:
     """``env-get-updated``, the one place where a build starts afresh: every
     per-build state registered made anew (the last build's menus, and what
-    its log told), the themes' own caches registered forgotten. When the
-    menu differs from the one the output's pages were written with (a page
-    added, removed or retitled since), have every page written again, not
-    only those Sphinx rewrites (the changed pages' toctree parents)."""
-    registry.start_build(app, env)
+    its log told), the themes' own caches registered forgotten. Returns the
+    pages to write again: every page when the menu differs from the one the
+    output's pages were written with (a page added, removed or retitled
+    since), not only those Sphinx rewrites (the changed pages' toctree
+    parents); none otherwise."""
+    registry.renew(app, env)
     outcomes.start(app, env)
     if not renders_html_menu(app.builder):
         return []

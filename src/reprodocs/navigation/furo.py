@@ -205,7 +205,7 @@ def navigation_tree(
         return _furo_function("get_navigation_tree")(
             served(**FURO_TOCTREE) if menu is None else menu
         )
-    if build_state(env, outcomes.Outcomes).due(("furo", pagename.rpartition("/")[0])):
+    if build_state(env, outcomes.Outcomes).claim_check(("furo", pagename.rpartition("/")[0])):
         # furo's own, without its cache (which would keep it).
         own = _furo_function("get_navigation_tree", uncached=True)(menu)
         if own != tree:

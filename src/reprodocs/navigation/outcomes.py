@@ -5,7 +5,7 @@ the menu it wrote is this extension's or the theme's own (Sphinx's for
 ``toctree()``), and why: a menu this extension cannot give byte for byte as
 the theme would is the theme's own, and the log says so once per build and
 reason. A menu written from a model is compared with the theme's own on the
-pages :meth:`Outcomes.due` picks (the self-check): on a difference the
+pages :meth:`Outcomes.claim_check` picks (the self-check): on a difference the
 theme's own is used from then on. When the build has finished, one line of
 the log says which themes were recognised and on how many pages the menus
 were served, or why not.
@@ -67,9 +67,10 @@ class Outcomes:
     #: This writing process's file (its descriptor), once opened.
     file: int | None = None
 
-    def due(self, key: Hashable) -> bool:
-        """Whether the self-check compares the page at hand: the first of
-        each key (once per key and build, in each writing process)."""
+    def claim_check(self, key: Hashable) -> bool:
+        """Claim the self-check of *key* for the page at hand: True for the
+        first claim of each key (once per key and build, in each writing
+        process), which compares the page with the theme's own."""
         if key in self.checked:
             return False
         self.checked.add(key)

@@ -128,9 +128,9 @@ def serve_pydata_sidebar(
     theme_suppress = context.get("suppress_sidebar_toctree")
     if not (_is_pydata(theme_sidebar) and _is_pydata(theme_suppress)):
         return
-    if not _serves(app, pagename):
+    if not _serve_or_fall_back(app, pagename):
         return
-    builder = cast("StandaloneHTMLBuilder", app.builder)  # checked by _serves
+    builder = cast("StandaloneHTMLBuilder", app.builder)  # checked by _serve_or_fall_back
     aria_current = KNOWN_VERSIONS[build_state(app.env, PydataTheme).version]
     context["generate_toctree_html"] = remembering(
         app,
@@ -149,9 +149,10 @@ def serve_pydata_sidebar(
         )
 
 
-def _serves(app: Sphinx, pagename: str) -> bool:
-    """Whether the theme's version and the builder are served; if not, the
-    page's sidebar is the theme's own and the log says so."""
+def _serve_or_fall_back(app: Sphinx, pagename: str) -> bool:
+    """The theme recognised; where its version or the builder is not
+    served, the page's sidebar is the theme's own and the log says so.
+    Returns whether it is served."""
     version = build_state(app.env, PydataTheme).version
     outcomes.recognise(app.env, f"pydata-sphinx-theme {version}")
     if version not in KNOWN_VERSIONS:

@@ -140,8 +140,8 @@ def _sidebar(
     )
     html = page.html(key[3])
     checks = build_state(env, outcomes.Outcomes)
-    first_of_section = checks.due(("pydata", key))
-    first_of_kind = checks.due(("pydata", key[1:], bool(page.current)))
+    first_of_section = checks.claim_check(("pydata", key))
+    first_of_kind = checks.claim_check(("pydata", key[1:], bool(page.current)))
     if not (first_of_section or first_of_kind):
         outcomes.served(env, pagename)
         return html

@@ -53,9 +53,8 @@ WHAT = "pytorch_sphinx_theme2's git dates"
 
 
 def setup_pytorch_sphinx_theme2_dates(app: Sphinx, registry: Registry) -> None:
-    """Its per-build state (``Dates``) is made anew when the sources are
-    about to be read, not with the others when the pages are: the history is
-    walked meanwhile. So it registers nothing."""
+    """It registers no per-build state: ``serve_theme_dates`` makes its
+    ``Dates`` anew before the sources are read, not when the pages are."""
     # Before the sources are read: the history is walked meanwhile.
     app.connect("env-before-read-docs", serve_theme_dates)
     # Before the theme's own build-finished handlers (500), which fork.

@@ -8,7 +8,7 @@ handlers to Sphinx's events and registers here what the core must do for it
 when a build starts: the kinds of per-build state it keeps
 (:mod:`reprodocs.base.state`), made anew, and any cache of the theme's that
 must be forgotten. The core does both in one place,
-:meth:`Registry.start_build`, whatever the adapters are.
+:meth:`Registry.renew`, whatever the adapters are.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class Registry:
         if forget is not None:
             self.forgetting.append(forget)
 
-    def start_build(self, app: Sphinx, env: BuildEnvironment) -> list[type]:
+    def renew(self, app: Sphinx, env: BuildEnvironment) -> list[type]:
         """A build starts: every registered state made anew (the last
         build's forgotten, whatever it held), every theme cache forgotten.
         Returns the kinds made anew."""
