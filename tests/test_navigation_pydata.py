@@ -63,7 +63,7 @@ def served(monkeypatch) -> dict[str, int]:
     import pydata_sphinx_theme.toctree as theme_toctree
 
     counts = {"linear": 0, "theme": 0}
-    monkeypatch.setattr(Outcomes, "due", lambda self, key: False)
+    monkeypatch.setattr(Outcomes, "claim_check", lambda self, key: False)
     html = pydata_sidebar.SidebarPage.html
 
     def linear(self, maxdepth):
@@ -211,34 +211,6 @@ def test_sections_are_resolved_once_not_per_page(make_app, rootdir, tmp_path, se
     assert served["linear"] == theme_alone - 1
 
 
-def test_self_check_gives_the_theme_s_own_sidebar_on_a_difference(
-    make_app, rootdir, tmp_path, monkeypatch
-):
-    """Broken on purpose, the extension's sidebar differs from the theme's on
-    the first page of each section: the theme's own is used there and on the
-    section's other pages, and the log says so."""
-    monkeypatch.setattr(pydata_sidebar, "quoted", lambda href: f'"{href} "')
-    without, with_extension, app = compare(make_app, rootdir, tmp_path, "html", pydata_settings({}))
-    assert "differs from the theme's own" in app.status.getvalue()
-    assert_same(with_extension, without)
-
-
-def test_self_check_compares_a_page_whose_own_link_is_marked(
-    make_app, rootdir, tmp_path, monkeypatch
-):
-    """Wrong only where a page's own link is marked current (as a version
-    table wrong about ``aria-current`` was, for 0.22.0 and 0.23.0): a
-    section's root page, which its sidebar does not list, is the same, so
-    the first page whose link is marked is compared too, and differs."""
-    import pydata_sphinx_theme
-
-    version = pydata_sphinx_theme.__version__
-    monkeypatch.setitem(pydata.KNOWN_VERSIONS, version, not pydata.KNOWN_VERSIONS[version])
-    without, with_extension, app = compare(make_app, rootdir, tmp_path, "html", pydata_settings({}))
-    assert "sidebar on api/op_a differs from the theme's own" in app.status.getvalue()
-    assert_same(with_extension, without)
-
-
 def test_unknown_pydata_version_gets_the_theme_s_own(
     make_app, rootdir, tmp_path, served, monkeypatch
 ):
@@ -259,7 +231,7 @@ def test_a_second_build_forgets_the_sections(make_app, rootdir, tmp_path, monkey
     are compared: pydata-sphinx-theme adds a script per page to the
     application, so the second build's pages hold the first one's too.)"""
     if not self_check:
-        monkeypatch.setattr(Outcomes, "due", lambda self, key: False)
+        monkeypatch.setattr(Outcomes, "claim_check", lambda self, key: False)
     srcdir = tmp_path / "src"
     shutil.copytree(rootdir / ROOT, srcdir)
     settings = {**pydata_settings({}), "extensions": ["reprodocs.navigation"]}

@@ -59,15 +59,35 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
 
 
-def changed(app: Sphinx, key: str, digest: str) -> bool:
+def differs(app: Sphinx, key: str, digest: str) -> bool:
     """Whether the output's pages were written with something other than
-    *digest* for *key* (or not recorded); *digest* is recorded once the
+    *digest* for *key* (or not recorded). The output's record is read once
+    per build."""
+    return _earlier(app).get(key) != digest
+
+
+def record(app: Sphinx, key: str, digest: str) -> None:
+    """Record *digest* for *key*: the output's record holds it once the
     build finishes."""
-    record = build_state(app.env, Record)
-    if record.earlier is None:
-        record.earlier = read(record_path(app.doctreedir, app.outdir))
-    record.now[key] = digest
-    return record.earlier.get(key) != digest
+    _earlier(app)  # read first: save() merges this build's digests into it
+    build_state(app.env, Record).now[key] = digest
+
+
+def changed(app: Sphinx, key: str, digest: str) -> bool:
+    """Whether :func:`differs`, then :func:`record`: a question that changes
+    state, kept only for the notes' two callers until they call both
+    themselves (issue 41; notes/ is another branch's)."""
+    differed = differs(app, key, digest)
+    record(app, key, digest)
+    return differed
+
+
+def _earlier(app: Sphinx) -> dict[str, str]:
+    """The digests the output's pages were written with, read on first use."""
+    state = build_state(app.env, Record)
+    if state.earlier is None:
+        state.earlier = read(record_path(app.doctreedir, app.outdir))
+    return state.earlier
 
 
 def record_path(doctreedir: str | Path, outdir: str | Path) -> Path:

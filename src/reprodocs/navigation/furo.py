@@ -38,7 +38,6 @@ import importlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
-from reprodocs.base import __version__
 from reprodocs.base.i18n import __
 from reprodocs.base.state import build_state
 from reprodocs.navigation import outcomes, serving
@@ -52,8 +51,8 @@ if TYPE_CHECKING:
     from bs4.formatter import HTMLFormatter
     from sphinx.application import Sphinx
     from sphinx.builders.html import StandaloneHTMLBuilder
-    from sphinx.util.typing import ExtensionMetadata
 
+    from reprodocs.navigation.registry import Registry
     from reprodocs.navigation.toctree import Menu, MenuItem, MenuList
 
 #: The furo releases whose navigation tree this module writes (their
@@ -74,13 +73,13 @@ FURO_TOCTREE: dict[str, Any] = {
 }
 
 
-def setup(app: Sphinx) -> ExtensionMetadata:
+def setup_furo(app: Sphinx, registry: Registry) -> None:
     """``before_furo`` runs after ``reprodocs.navigation`` serves
     ``toctree()`` (priority 400) and before furo's handler (the default, 500);
     ``after_furo`` after furo's."""
     app.connect("html-page-context", before_furo, priority=450)
     app.connect("html-page-context", after_furo, priority=501)
-    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
+    registry.add(FuroTrees)
 
 
 @dataclass
@@ -124,7 +123,7 @@ def before_furo(
     if not (isinstance(served, functools.partial) and served.func is page_toctree):
         # Not a builder whose menu the extension serves (singlehtml...).
         if served is not None:
-            outcomes.theme_own(
+            outcomes.fall_back(
                 app.env,
                 pagename,
                 f"furo's tree with the {app.builder.name} builder",
@@ -137,7 +136,7 @@ def before_furo(
         return
     outcomes.recognise(app.env, f"furo {furo.version}")
     if furo.version not in KNOWN_FURO:
-        outcomes.theme_own(
+        outcomes.fall_back(
             app.env,
             pagename,
             "a furo version it does not know",
@@ -150,7 +149,7 @@ def before_furo(
         )
         return
     if build_state(app.env, FuroTrees).differs:
-        outcomes.own(app.env, pagename, TREE_DIFFERS)
+        outcomes.record_fallback(app.env, pagename, TREE_DIFFERS)
         return
     context["toctree"] = _FuroAsks(served)
 
@@ -168,7 +167,7 @@ def after_furo(
     if not (asks.asked and context.get("furo_navigation_tree") == ""):
         # furo's handler did not ask (or ran before before_furo): its tree,
         # if it made one, is its own.
-        outcomes.theme_own(
+        outcomes.fall_back(
             app.env,
             pagename,
             "furo's handler not asking for the menu",
@@ -201,12 +200,12 @@ def navigation_tree(
             "reprodocs.navigation: furo's navigation tree on %s (and any other such page) is "
             "furo's own, in the time furo takes"
         )
-        outcomes.theme_own(env, pagename, TREE_NOT_WRITTEN, message, pagename)
+        outcomes.fall_back(env, pagename, TREE_NOT_WRITTEN, message, pagename)
         # furo's own, as its handler would have made it (cache and all).
         return _furo_function("get_navigation_tree")(
             served(**FURO_TOCTREE) if menu is None else menu
         )
-    if build_state(env, outcomes.Outcomes).due(("furo", pagename.rpartition("/")[0])):
+    if build_state(env, outcomes.Outcomes).claim_check(("furo", pagename.rpartition("/")[0])):
         # furo's own, without its cache (which would keep it).
         own = _furo_function("get_navigation_tree", uncached=True)(menu)
         if own != tree:
@@ -215,7 +214,7 @@ def navigation_tree(
                 "reprodocs.navigation: furo's navigation tree is furo's own from %s on, in the "
                 "time furo takes: reprodocs' tree for that page is not the same"
             )
-            outcomes.theme_own(env, pagename, TREE_DIFFERS, message, pagename)
+            outcomes.fall_back(env, pagename, TREE_DIFFERS, message, pagename)
             return own
     outcomes.served(env, pagename)
     return tree

@@ -46,7 +46,6 @@ from typing import TYPE_CHECKING, Any
 
 from sphinx.util import logging
 
-from reprodocs.base import __version__
 from reprodocs.base.i18n import __
 from reprodocs.base.state import build_state
 
@@ -55,7 +54,8 @@ if TYPE_CHECKING:
     from types import ModuleType
 
     from sphinx.application import Sphinx
-    from sphinx.util.typing import ExtensionMetadata
+
+    from reprodocs.navigation.registry import Registry
 
 logger = logging.getLogger(__name__)
 
@@ -68,11 +68,11 @@ HTML_TO_MARKDOWN = "_html_to_markdown"
 _PREFIX = 256
 
 
-def setup(app: Sphinx) -> ExtensionMetadata:
+def setup_markdown_copies(app: Sphinx, registry: Registry) -> None:
     # Around the theme's _generate_llms_txt (priority 500).
     app.connect("build-finished", convert_without_menus, priority=400)
     app.connect("build-finished", restore_theme_functions, priority=600)
-    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
+    registry.add(WrittenPieces)
 
 
 @dataclass(frozen=True)

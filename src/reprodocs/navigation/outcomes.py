@@ -5,7 +5,7 @@ the menu it wrote is this extension's or the theme's own (Sphinx's for
 ``toctree()``), and why: a menu this extension cannot give byte for byte as
 the theme would is the theme's own, and the log says so once per build and
 reason. A menu written from a model is compared with the theme's own on the
-pages :meth:`Outcomes.due` picks (the self-check): on a difference the
+pages :meth:`Outcomes.claim_check` picks (the self-check): on a difference the
 theme's own is used from then on. When the build has finished, one line of
 the log says which themes were recognised and on how many pages the menus
 were served, or why not.
@@ -67,9 +67,10 @@ class Outcomes:
     #: This writing process's file (its descriptor), once opened.
     file: int | None = None
 
-    def due(self, key: Hashable) -> bool:
-        """Whether the self-check compares the page at hand: the first of
-        each key (once per key and build, in each writing process)."""
+    def claim_check(self, key: Hashable) -> bool:
+        """Claim the self-check of *key* for the page at hand: True for the
+        first claim of each key (once per key and build, in each writing
+        process), which compares the page with the theme's own."""
         if key in self.checked:
             return False
         self.checked.add(key)
@@ -106,9 +107,9 @@ def served(env: BuildEnvironment, pagename: str, kind: str = MENUS) -> None:
     build_state(env, Outcomes).record(pagename, SERVED, kind)
 
 
-def own(env: BuildEnvironment, pagename: str, what: str, kind: str = MENUS) -> None:
-    """The page's menu (or *kind*) is the theme's own because of *what*
-    (told already)."""
+def record_fallback(env: BuildEnvironment, pagename: str, what: str, kind: str = MENUS) -> None:
+    """Record that the page's menu (or *kind*) is the theme's own because of
+    *what*, which the log told already (see :func:`fall_back`)."""
     build_state(env, Outcomes).record(pagename, what, kind)
 
 
@@ -120,7 +121,7 @@ def log_once(env: BuildEnvironment, what: str, message: str, *args: object) -> N
         logger.info(message, *args)
 
 
-def theme_own(
+def fall_back(
     env: BuildEnvironment,
     pagename: str | None,
     what: str,
@@ -128,10 +129,10 @@ def theme_own(
     *args: object,
     kind: str = MENUS,
 ) -> None:
-    """The page's menu (or *kind*) is the theme's own because of *what*;
-    the log says so once per build and *what*."""
+    """The fallback policy: the page's menu (or *kind*) is the theme's own
+    because of *what*, recorded; the log says so once per build and *what*."""
     if pagename is not None:
-        own(env, pagename, what, kind)
+        record_fallback(env, pagename, what, kind)
     log_once(env, what, message, *args)
 
 
@@ -167,10 +168,10 @@ def summary(themes: list[str], pages: dict[str, str], dates: dict[str, str] | No
             theme,
             served_count(pages),
             len(pages),
-        ) + theme_own_part(pages, __("; the theme's own on %d: %s"))
+        ) + fallbacks_part(pages, __("; the theme's own on %d: %s"))
     if dates:
         line += __("; dates served on %d of %d pages") % (served_count(dates), len(dates))
-        line += theme_own_part(dates, __("; the theme's own dates on %d: %s"))
+        line += fallbacks_part(dates, __("; the theme's own dates on %d: %s"))
     return line
 
 
@@ -179,11 +180,11 @@ def served_count(outcomes: dict[str, str]) -> int:
     return sum(outcome == SERVED for outcome in outcomes.values())
 
 
-def theme_own_part(outcomes: dict[str, str], wording: str) -> str:
+def fallbacks_part(outcomes: dict[str, str], wording: str) -> str:
     """The summary's part saying where the theme's own was used, and why
     (*wording*: how many, and the reasons)."""
     reasons = Counter(outcome for outcome in outcomes.values() if outcome != SERVED)
     if not reasons:
         return ""
-    own = "; ".join(f"{reason} ({count})" for reason, count in reasons.most_common())
-    return wording % (reasons.total(), own)
+    named = "; ".join(f"{reason} ({count})" for reason, count in reasons.most_common())
+    return wording % (reasons.total(), named)

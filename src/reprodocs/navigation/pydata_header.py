@@ -106,7 +106,7 @@ def _key(
     state = build_state(env, PydataHeaders)
     if state.header_pages is None:
         state.header_pages = _header_pages(env, builder.config.root_doc)
-    top = toctree_ancestors(build_facts(builder).parent_of or {}, pagename)[-1:]
+    top = toctree_ancestors(build_facts(builder).parent_of, pagename)[-1:]
     return (
         builder.get_target_uri(pagename).rpartition("/")[0],
         top[0] if top else None,

@@ -30,7 +30,6 @@ import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from reprodocs.base import __version__
 from reprodocs.base.i18n import __
 from reprodocs.base.state import build_state, new_build_state
 from reprodocs.navigation import outcomes
@@ -42,7 +41,8 @@ if TYPE_CHECKING:
 
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
-    from sphinx.util.typing import ExtensionMetadata
+
+    from reprodocs.navigation.registry import Registry
 
 #: The theme's module, its function giving a file's dates, and its setting.
 THEME = "pytorch_sphinx_theme2"
@@ -52,14 +52,15 @@ SETTING = "add_last_updated"
 WHAT = "pytorch_sphinx_theme2's git dates"
 
 
-def setup(app: Sphinx) -> ExtensionMetadata:
+def setup_pytorch_sphinx_theme2_dates(app: Sphinx, registry: Registry) -> None:
+    """It registers no per-build state: ``serve_theme_dates`` makes its
+    ``Dates`` anew before the sources are read, not when the pages are."""
     # Before the sources are read: the history is walked meanwhile.
     app.connect("env-before-read-docs", serve_theme_dates)
     # Before the theme's own build-finished handlers (500), which fork.
     app.connect("build-finished", restore_theme_dates, priority=100)
     # Before the theme's handler (priority 500), which asks for the dates.
     app.connect("html-page-context", walk_before_first_page, priority=400)
-    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
 
 
 @dataclass
@@ -91,7 +92,7 @@ class ServedDates:
         if why is None and file_path not in state.answers:
             why = "a source the walk did not expect"
         if why is not None:
-            outcomes.theme_own(
+            outcomes.fall_back(
                 self.env,
                 state.page,
                 why,

@@ -44,7 +44,6 @@ from typing import TYPE_CHECKING, Any, Self
 
 from jinja2 import Template, TemplateError, meta, pass_context
 
-from reprodocs.base import __version__
 from reprodocs.base.i18n import __
 from reprodocs.base.state import build_state
 from reprodocs.navigation import outcomes
@@ -57,7 +56,8 @@ if TYPE_CHECKING:
     from jinja2.runtime import Context
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
-    from sphinx.util.typing import ExtensionMetadata
+
+    from reprodocs.navigation.registry import Registry
 
 #: The theme's template of the header's menu, and where the page says it is
 #: written (pydata-sphinx-theme's ``navbar_center``, template names).
@@ -92,13 +92,13 @@ SMALL = "header for small screens"
 SERVED = "{{ reprodocs_header_menu() }}"
 
 
-def setup(app: Sphinx) -> ExtensionMetadata:
+def setup_pytorch_sphinx_theme2_header(app: Sphinx, registry: Registry) -> None:
     app.connect("env-get-updated", list_children_once)
     app.connect("build-finished", restore_theme_children)
     # After the theme's own html-page-context handlers (priority 500), which
     # fill in the entries and pydata's lists of templates.
     app.connect("html-page-context", serve_header_menu, priority=700)
-    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
+    registry.add(HeaderMenus)
 
 
 class Link(str):
@@ -222,7 +222,7 @@ def serve_header_menu(
         outcomes.recognise(app.env, f"{THEME} {app.extensions[THEME].version}")
     state = build_state(app.env, HeaderMenus)
     if not renders_html_menu(app.builder):
-        outcomes.theme_own(
+        outcomes.fall_back(
             app.env,
             pagename,
             f"the header menu with the {app.builder.name} builder",
@@ -235,7 +235,7 @@ def serve_header_menu(
         return
     templates = _templates(app, state)
     if templates is None:
-        outcomes.own(app.env, pagename, "a header menu template of its own")
+        outcomes.record_fallback(app.env, pagename, "a header menu template of its own")
         return
     theme_template, served = templates
     context[HEADER_PLACE] = [served if name == HEADER_MENU else name for name in place]

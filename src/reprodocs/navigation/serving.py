@@ -80,7 +80,7 @@ def sphinx_menu(
 ) -> str:
     """Sphinx's own menu, where this extension cannot give the same; the
     build log says so, once per build and kind."""
-    outcomes.theme_own(
+    outcomes.fall_back(
         builder.env,
         pagename,
         what,

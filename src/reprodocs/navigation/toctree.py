@@ -35,32 +35,45 @@ OPTIONS = frozenset({"collapse", "maxdepth", "titles_only", "includehidden"})
 SHARED_DIRECTORIES = 8
 
 
+@dataclass(frozen=True)
+class BuildFacts:
+    """What every menu of a build is made with, each found once per build."""
+
+    #: Each document's toctree parent, the last one Sphinx finds.
+    parent_of: dict[str, str]
+    #: See ``Menu.whole_copies_differ``.
+    whole_copies_differ: set[str]
+    #: How many documents' addresses are in each directory.
+    directories: Counter[str]
+
+    @classmethod
+    def of(cls, builder: StandaloneHTMLBuilder) -> BuildFacts:
+        env = builder.env
+        return cls(
+            parent_of=parent_map(env),
+            whole_copies_differ=whole_copies_differ(env),
+            directories=Counter(
+                builder.get_target_uri(docname).rpartition("/")[0] for docname in env.found_docs
+            ),
+        )
+
+
 @dataclass
 class ResolvedMenus:
     """Per build: the menus resolved, by (titles_only, includehidden), and
-    what every menu of the build is made with, each found once."""
+    the build's facts, once found."""
 
     resolved: dict[tuple[bool, bool], Menu] = field(default_factory=dict)
-    #: Each document's toctree parent, the last one Sphinx finds.
-    parent_of: dict[str, str] | None = None
-    #: See ``Menu.whole_copies_differ``.
-    whole_copies_differ: set[str] | None = None
-    #: How many documents' addresses are in each directory.
-    directories: Counter[str] | None = None
+    facts: BuildFacts | None = None
 
 
-def build_facts(builder: StandaloneHTMLBuilder) -> ResolvedMenus:
-    """The build's menus, with the parent map, the documents whose entries
-    Sphinx copies whole and the directories' sizes made (once per build)."""
+def build_facts(builder: StandaloneHTMLBuilder) -> BuildFacts:
+    """The build's facts: the parent map, the documents whose entries Sphinx
+    copies whole and the directories' sizes (found on first use)."""
     state = build_state(builder.env, ResolvedMenus)
-    if state.directories is None:
-        env = builder.env
-        state.parent_of = parent_map(env)
-        state.whole_copies_differ = whole_copies_differ(env)
-        state.directories = Counter(
-            builder.get_target_uri(docname).rpartition("/")[0] for docname in env.found_docs
-        )
-    return state
+    if state.facts is None:
+        state.facts = BuildFacts.of(builder)
+    return state.facts
 
 
 def fingerprint(env: BuildEnvironment) -> str:
@@ -174,9 +187,9 @@ class Menu:
         return cls(
             lists=[],
             links_to={},
-            parent_of=facts.parent_of or {},
-            whole_copies_differ=facts.whole_copies_differ or set(),
-            directories=facts.directories or Counter(),
+            parent_of=facts.parent_of,
+            whole_copies_differ=facts.whole_copies_differ,
+            directories=facts.directories,
         )
 
     def shared_in(self, directory: str) -> dict[Hashable, tuple[str, array.array[int]]]:
@@ -266,7 +279,7 @@ def resolved_menu(
     """What ``global_toctree_for_doc`` resolves, for no page in particular and
     not yet pruned to a depth (the marks of a page are set before pruning):
     once per build and options."""
-    menus = build_facts(builder).resolved
+    menus = build_state(builder.env, ResolvedMenus).resolved
     key = (titles_only, includehidden)
     if key not in menus:
         env = builder.env
