@@ -73,15 +73,6 @@ def record(app: Sphinx, key: str, digest: str) -> None:
     build_state(app.env, Record).now[key] = digest
 
 
-def changed(app: Sphinx, key: str, digest: str) -> bool:
-    """Whether :func:`differs`, then :func:`record`: a question that changes
-    state, kept only for the notes' two callers until they call both
-    themselves (issue 41; notes/ is another branch's)."""
-    differed = differs(app, key, digest)
-    record(app, key, digest)
-    return differed
-
-
 def _earlier(app: Sphinx) -> dict[str, str]:
     """The digests the output's pages were written with, read on first use."""
     state = build_state(app.env, Record)

@@ -35,7 +35,10 @@ def publish(app: Sphinx, env: BuildEnvironment) -> list[str]:
     to be written again if the output's were written with another (Sphinx
     would only write again pages whose source changed)."""
     published = keep_index(app, env)
-    return pages_to_write_again(app, env, published.rows)
+    digest = index_digest(published.rows)
+    pages = pages_to_write_again(app, env, digest)
+    written.record(app, "index", digest)
+    return pages
 
 
 def keep_index(app: Sphinx, env: BuildEnvironment) -> Published:
@@ -49,11 +52,14 @@ def keep_index(app: Sphinx, env: BuildEnvironment) -> Published:
     return published
 
 
-def pages_to_write_again(app: Sphinx, env: BuildEnvironment, rows: tuple[Row, ...]) -> list[str]:
+def index_digest(rows: tuple[Row, ...]) -> str:
+    """A digest of what the tables, the lists and the JSON show of *rows*."""
+    return hashlib.sha256(repr([row.shown for row in rows]).encode()).hexdigest()
+
+
+def pages_to_write_again(app: Sphinx, env: BuildEnvironment, digest: str) -> list[str]:
     """The pages showing the index, if the output's pages were written
-    with another (``written.changed`` records *rows*' digest for the next
-    build); none if with this one."""
-    digest = hashlib.sha256(repr([row.shown for row in rows]).encode()).hexdigest()
-    if not written.changed(app, "index", digest):
+    with another than *digest*; none if with this one."""
+    if not written.differs(app, "index", digest):
         return []
     return sorted(notes_domain(env).index_pages)

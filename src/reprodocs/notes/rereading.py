@@ -38,7 +38,8 @@ def reread_when_wording_changes(
     differs from the one its notes were read with, or its page written with."""
     domain = notes_domain(env)
     fingerprint = wording_fingerprint(env)
-    output_differs = written.changed(app, "wording", fingerprint)
+    output_differs = written.differs(app, "wording", fingerprint)
+    written.record(app, "wording", fingerprint)
     if fingerprint == domain.data["wording"] and not output_differs:
         return []
     domain.data["wording"] = fingerprint
