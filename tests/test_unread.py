@@ -73,3 +73,61 @@ def test_a_field_list_that_is_not_the_directive_s_options_is_left_alone(build_pa
     app = build_page(body)
     assert "not in the registry" not in app.warning.getvalue()
     assert [op["name"] for op in exported_index(app.outdir)["operations"]] == ["torch.x"]
+
+
+#: A MyST page: each note MyST runs without an option written in its block.
+MYST_PAGE = """# Page
+
+```{toctree}
+notes/randomness
+```
+
+```{nondeterministic}
+:op: torch.misspelled
+:deterministic-algorithm: raises
+```
+
+```{nondeterministic}
+:op: torch.sideways
+:pass: sideways
+```
+
+```{cuda-deterministic}
+---
+op: torch.yaml
+pass: forward
+---
+```
+
+```{nondeterministic}
+:op: torch.good
+:deterministic-algorithms: raises
+```
+"""
+
+
+def test_options_myst_does_not_read_leave_the_entry_out_located(make_app, tmp_path):
+    srcdir = write_page_project(tmp_path / "src", "")
+    (srcdir / "index.rst").unlink()
+    (srcdir / "index.md").write_text(MYST_PAGE, encoding="utf-8")
+    (srcdir / "conf.py").write_text('extensions = ["myst_parser", "reprodocs"]\n', encoding="utf-8")
+    app = make_app("html", srcdir=srcdir, freshenv=True)
+    app.build()
+    warnings = strip_colors(app.warning.getvalue()).splitlines()
+    ours = [line for line in warnings if "is not in the registry" in line]
+    page = srcdir / "index.md"
+    assert ours == [
+        f"{page}:7: WARNING: nondeterministic: torch.misspelled is not in the registry: "
+        "MyST did not read its options (:deterministic-algorithm:)" + typed(app),
+        f"{page}:12: WARNING: nondeterministic: torch.sideways is not in the registry: "
+        "MyST did not read its options (:pass:)" + typed(app),
+        f"{page}:17: WARNING: cuda-deterministic: torch.yaml is not in the registry: "
+        "MyST did not read its options (:pass:)" + typed(app),
+    ]
+    operations = [op["name"] for op in exported_index(app.outdir)["operations"]]
+    assert operations == ["torch.good"]
+
+
+def typed(app) -> str:
+    """The warning's type, as Sphinx prints it after the message (7.2 prints none)."""
+    return " [reprodocs.option]" if getattr(app.config, "show_warning_types", False) else ""

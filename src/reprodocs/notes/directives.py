@@ -43,7 +43,7 @@ from reprodocs.notes.parsing import (
 )
 from reprodocs.notes.rendering import parsed_wording, rendered_lines
 from reprodocs.notes.runtime_text import record_note_text
-from reprodocs.notes.unread import warn_options_at_own_indent
+from reprodocs.notes.unread import warn_options_at_own_indent, warn_options_unread_by_myst
 from reprodocs.notes.wording import rst_escape, wording_of
 
 
@@ -86,7 +86,7 @@ class NondeterministicDirective(SphinxDirective):
         preset = {BACKEND.option: self.preset.backend, PASS.option: self.preset.affected_pass}
         options = {**preset, **self.options}
         note = self.note(options)
-        if warn_options_at_own_indent(self, note):
+        if warn_options_at_own_indent(self, note) or warn_options_unread_by_myst(self, note):
             return note, False, options
         if earlier := notes_domain(self.env).add_note(note):
             self.warn_duplicate(note, earlier)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import re
-from itertools import islice
+from itertools import islice, takewhile
 from typing import TYPE_CHECKING
 
 from docutils import nodes
@@ -112,6 +112,46 @@ def myst_text_after_name(directive: SphinxDirective) -> tuple[str | None, int]:
         if match := opening.match(candidate.rstrip("\r\n")):
             return match.group(1).strip(), 0
     return None, 0
+
+
+def myst_option_names(directive: SphinxDirective) -> list[str] | None:
+    """The options written in a MyST directive's block, by name, whether
+    MyST read them or not (None where the block is not known).
+
+    MyST runs a directive without each option it cannot read (an unknown
+    name, a wrong value), saying only what is wrong with it; no API gives
+    what was written. myst-parser 5 gives the whole fence as block_text;
+    with myst-parser 4 the lines below the opening line are read from the
+    file (not known in a docstring).
+    """
+    lines = directive.block_text.splitlines()
+    if lines and _MYST_OPENING.match(lines[0]):
+        below = lines[1:]
+    else:
+        source, line = directive.get_source_info()
+        if not source or not line or not os.path.isfile(source):
+            return None
+        try:
+            with open(source, encoding=directive.config.source_encoding, errors="replace") as file:
+                below = [text.rstrip("\r\n") for text in islice(file, line, line + 200)]
+        except OSError:
+            return None
+    if below and below[0].strip() == "---":  # the options as YAML, up to "---"
+        block = list(takewhile(lambda text: text.strip() != "---", below[1:]))
+        return [match.group(1) for text in block if (match := _YAML_KEY.match(text))]
+    names = []
+    for text in below:
+        match = _FIELD.match(text.strip())
+        if match is None:
+            break
+        names.append(match.group(1))
+    return names
+
+
+#: A MyST directive's opening line (backticks, tildes or colons).
+_MYST_OPENING = re.compile(r"^\s*(?:`{3,}|~{3,}|:{3,})\s*\{[\w:-]+\}")
+#: A key of MyST's YAML options.
+_YAML_KEY = re.compile(r"^([A-Za-z0-9][\w-]*)\s*:")
 
 
 #: A field-list line: ``:name: value`` at the start of the line.

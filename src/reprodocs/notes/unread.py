@@ -6,7 +6,10 @@ Options at the directive's own indent are no options: the page shows them
 as a field list (:func:`warn_options_at_own_indent`, as the directive runs).
 An unknown or repeated option, or a wrong value (``:pass: sideways``, an
 empty ``:op:``), and docutils runs no directive, so no entry is recorded,
-and says only what is wrong with the markup (:class:`UnreadNotes`).
+and says only what is wrong with the markup (:class:`UnreadNotes`). MyST
+runs the directive without the options it cannot read, saying only what
+is wrong with each: the entry is left out as reStructuredText leaves it
+(:func:`warn_options_unread_by_myst`).
 
 docutils reports such a directive as an error (a ``system_message``)
 holding the directive's text as a literal block, in the doctree until
@@ -20,13 +23,19 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
+from docutils.parsers.rst.states import RSTState
 from sphinx import addnodes
 from sphinx.transforms import SphinxTransform
 
 from reprodocs.base.i18n import __
 from reprodocs.base.report import warn
 from reprodocs.base.vocabulary import ENTRY_DIRECTIVES, note_options
-from reprodocs.notes.parsing import as_location, options_at_own_indent, written_at
+from reprodocs.notes.parsing import (
+    as_location,
+    myst_option_names,
+    options_at_own_indent,
+    written_at,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -57,6 +66,28 @@ def warn_options_at_own_indent(directive: SphinxDirective, note: Note) -> bool:
         directive.name,
         fields.get("op") or note.operation or __("this page's note"),
         ", ".join(f":{name}:" for name in fields),
+        location=as_location(*written_at(directive)),
+    )
+    return True
+
+
+def warn_options_unread_by_myst(directive: SphinxDirective, note: Note) -> bool:
+    """Whether *directive*, in a MyST page, was run without options written
+    in its block (MyST drops an unknown option, or one with a wrong value,
+    and says what is wrong with it): then its entry *note* is to be left out
+    of the registry, as in reStructuredText, which a warning says, naming
+    the operation."""
+    if isinstance(directive.state, RSTState):
+        return False
+    unread = [name for name in myst_option_names(directive) or () if name not in directive.options]
+    if not unread:
+        return False
+    warn(
+        "option",
+        __("%s: %s is not in the registry: MyST did not read its options (%s)"),
+        directive.name,
+        note.operation or __("this page's note"),
+        ", ".join(f":{name}:" for name in unread),
         location=as_location(*written_at(directive)),
     )
     return True
