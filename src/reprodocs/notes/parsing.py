@@ -5,9 +5,9 @@ line), the object description around it, and reStructuredText parsed at
 the directive whatever the page's parser.
 
 Where only a private or undocumented API of docutils, Sphinx or MyST
-gives what is needed, the use says so. ``tests/test_parsing.py`` (where a
+gives what is needed, the use says so. ``tests/test_notes_parsing.py`` (where a
 note is written, the text after its name, the wording in MyST) and
-``tests/test_directives.py`` (the operation a note is on, in autodoc
+``tests/test_notes_directives.py`` (the operation a note is on, in autodoc
 output too) test each, on every supported Sphinx line.
 """
 
