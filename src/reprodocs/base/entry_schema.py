@@ -138,9 +138,32 @@ JSON_ORDER: tuple[Field | str, ...] = (
 )
 
 
-def fields() -> tuple[Field, ...]:
-    """Every field, read when asked (a test adds one by adding a row)."""
-    return FIELDS
+#: The value kinds a project's field takes (``reprodocs_entry_fields``'
+#: ``kind``): a line of inline text, or several, separated by commas.
+DECLARED_KINDS = (LINE, VALUES)
+
+
+def declared(option: str, title: str, kind: str = LINE) -> Field:
+    """A field a project declares (``reprodocs_entry_fields``): its option
+    as written; its JSON key the option with underscores; kept in the
+    entry's ``more`` under its option (a name no attribute of the entry
+    has); a registry option, which every entry directive and the registry
+    file take; its column headed *title* (the project's words, as given)."""
+    return Field(
+        option,
+        option,
+        option.replace("-", "_"),
+        kind,
+        several=kind == VALUES,
+        group=REGISTRY,
+        column=lambda: title,
+    )
+
+
+def fields(more: tuple[Field, ...] = ()) -> tuple[Field, ...]:
+    """Every field, read when asked (a test adds one by adding a row),
+    then *more*: the fields the project declares."""
+    return (*FIELDS, *more)
 
 
 def group_options(group: str) -> tuple[str, ...]:
@@ -148,29 +171,31 @@ def group_options(group: str) -> tuple[str, ...]:
     return tuple(field.option for field in fields() if field.group == group)
 
 
-def entry_option_names() -> tuple[str, ...]:
-    """The options ``nondeterministic-entry`` and the registry file take."""
-    return tuple(field.option for field in fields() if field.entries)
+def entry_option_names(more: tuple[Field, ...] = ()) -> tuple[str, ...]:
+    """The options ``nondeterministic-entry`` and the registry file take
+    (*more*: the project's fields, last)."""
+    return tuple(field.option for field in fields(more) if field.entries)
 
 
-def several_values() -> tuple[str, ...]:
+def several_values(more: tuple[Field, ...] = ()) -> tuple[str, ...]:
     """The options taking several values, separated by commas."""
-    return tuple(field.option for field in fields() if field.several)
+    return tuple(field.option for field in fields(more) if field.several)
 
 
-def by_option(option: str) -> Field | None:
+def by_option(option: str, more: tuple[Field, ...] = ()) -> Field | None:
     """The field the option *option* sets; None for another option."""
-    return next((field for field in fields() if field.option == option), None)
+    return next((field for field in fields(more) if field.option == option), None)
 
 
-def kept() -> tuple[Field, ...]:
+def kept(more: tuple[Field, ...] = ()) -> tuple[Field, ...]:
     """The fields an entry keeps (those with an attribute)."""
-    return tuple(field for field in fields() if field.attribute)
+    return tuple(field for field in fields(more) if field.attribute)
 
 
-def json_keys() -> tuple[Field | str, ...]:
+def json_keys(more: tuple[Field, ...] = ()) -> tuple[Field | str, ...]:
     """The keys of an operation in ``nondeterministic.json``, in order:
-    ``JSON_ORDER``, then the exported fields it does not name."""
+    ``JSON_ORDER``, then the exported fields it does not name (the
+    project's last)."""
     placed = {key for key in JSON_ORDER if isinstance(key, Field)}
-    added = tuple(field for field in fields() if field.json_key and field not in placed)
+    added = tuple(field for field in fields(more) if field.json_key and field not in placed)
     return (*JSON_ORDER, *added)

@@ -14,6 +14,8 @@ from reprodocs.base import __version__
 from reprodocs.base.i18n import add_catalog
 from reprodocs.base.vocabulary import LIST_DIRECTIVE
 from reprodocs.notes.conditions import record_conditions
+from reprodocs.notes.declared_fields import SETTING as ENTRY_FIELDS
+from reprodocs.notes.declared_fields import check_declared_fields
 from reprodocs.notes.directives import NOTE_DIRECTIVE_CLASSES
 from reprodocs.notes.domain import ReproducibilityDomain, check_notes_agree
 from reprodocs.notes.drift import check_known_ops, read_known_ops
@@ -63,7 +65,9 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("env-before-read-docs", forget_wording)
     app.connect("env-updated", check_reproducibility_doc)
 
-    # The notes
+    # The notes, with the fields the project declares ("env": changing them re-reads all)
+    app.add_config_value(ENTRY_FIELDS, None, "env", types=Any)
+    app.connect("builder-inited", check_declared_fields)  # before the registry file
     app.add_domain(ReproducibilityDomain)
     for directive in NOTE_DIRECTIVE_CLASSES:
         app.add_directive(directive.directive_name, directive)

@@ -17,6 +17,7 @@ from reprodocs.base.entry_schema import (
     WHEN,
     WITH,
     WORDING,
+    Field,
 )
 from reprodocs.base.i18n import __
 from reprodocs.base.report import warn
@@ -55,6 +56,10 @@ class NondeterministicDirective(SphinxDirective):
     has_content = True
     directive_name: ClassVar[str] = NOTE_DIRECTIVE
     option_spec = NoteOptionSpec()
+    #: The fields the project declares (``reprodocs_entry_fields``): a
+    #: subclass holding them stands for the directive where there are some
+    #: (:mod:`reprodocs.notes.declared_fields`).
+    declared: ClassVar[tuple[Field, ...]] = ()
     #: Whether the entry renders a note where it stands.
     renders: ClassVar[bool] = True
 
@@ -98,6 +103,7 @@ class NondeterministicDirective(SphinxDirective):
         source, line = written_at(self)
         return new_note(
             options,
+            self.declared,
             operation=options.get(OP.option) or self.enclosing_operation(),
             directive=self.name,
             docname=self.env.docname,

@@ -125,13 +125,17 @@ class Note(NamedTuple):
         )
 
 
-def new_note(options: Mapping[str, Any], **place: Any) -> Note:
+def new_note(options: Mapping[str, Any], declared: tuple[Field, ...] = (), **place: Any) -> Note:
     """The entry *options* make (a directive's, or the registry file's):
-    each field of the entry's schema (:mod:`reprodocs.base.entry_schema`)
-    takes its option's value; *place* gives the rest (where it is written,
-    by which directive) and what the directive worked out itself. A
-    ``listed_as`` that is the operation is none."""
-    given = {field.attribute: options[field.option] for field in kept() if field.option in options}
+    each field of the entry's schema (:mod:`reprodocs.base.entry_schema`),
+    and of the project's (*declared*), takes its option's value; *place*
+    gives the rest (where it is written, by which directive) and what the
+    directive worked out itself. A ``listed_as`` that is the operation is none."""
+    given = {
+        field.attribute: options[field.option]
+        for field in kept(declared)
+        if field.option in options
+    }
     values = {**given, **place}
     more = tuple((name, value) for name, value in values.items() if name not in Note._fields)
     note = Note(

@@ -82,4 +82,6 @@ class Row(NamedTuple):
             self.registry_file,
             # Every exported field, one added to the schema included.
             *(note.value(field) for field in kept() if field.json_key),
+            # The values of the project's fields (none: nothing more shown).
+            *note.more,
         )

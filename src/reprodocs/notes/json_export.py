@@ -14,6 +14,7 @@ from reprodocs.base.entry_schema import Field, json_keys
 from reprodocs.base.files import replace_file
 from reprodocs.base.state import build_state
 from reprodocs.base.vocabulary import JSON_NAME
+from reprodocs.notes.declared_fields import declared_fields
 from reprodocs.notes.nondeterministic_ops import JSON_VERSION
 from reprodocs.notes.publishing import Published
 
@@ -36,7 +37,7 @@ def export_json(app: Sphinx, exception: Exception | None) -> None:
     document = {
         "version": JSON_VERSION,
         "project": app.config.project,
-        "operations": [operation(builder, row) for row in published.rows],
+        "operations": [operation(builder, row, declared_fields(app.env)) for row in published.rows],
     }
     text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     path = app.outdir / JSON_NAME
@@ -50,11 +51,14 @@ def export_json(app: Sphinx, exception: Exception | None) -> None:
         replace_file(path, text)
 
 
-def operation(builder: StandaloneHTMLBuilder, row: Row) -> dict[str, object]:
-    """*row*'s object in ``operations``: its keys in the schema's order."""
+def operation(
+    builder: StandaloneHTMLBuilder, row: Row, declared: tuple[Field, ...] = ()
+) -> dict[str, object]:
+    """*row*'s object in ``operations``: its keys in the schema's order,
+    the project's fields (*declared*) last."""
     place = where(builder, row)
     found: dict[str, object] = {}
-    for key in json_keys():
+    for key in json_keys(declared):
         if isinstance(key, Field):
             found[key.json_key] = exported(row.note.value(key))
         else:

@@ -15,6 +15,7 @@ is shown.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from contextlib import contextmanager
@@ -34,13 +35,14 @@ from reprodocs.base.entry_schema import fields
 from reprodocs.base.i18n import _
 from reprodocs.base.state import build_state
 from reprodocs.base.vocabulary import DETERMINISTIC, LIST_DIRECTIVE, RAISES
+from reprodocs.notes.declared_fields import declared_fields
 from reprodocs.notes.domain import PAGE_XREF, ReproducibilityDomain, notes_domain
 from reprodocs.notes.filtering import chosen_rows
 from reprodocs.notes.nondeterministic_ops import nondeterministic_ops
 from reprodocs.notes.publishing import Published
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Callable, Iterable, Iterator
 
     from sphinx.application import Sphinx
     from sphinx.domains import Domain
@@ -106,10 +108,12 @@ class RenderIndex(SphinxPostTransform):
         with_mode = any(entry.note.deterministic_algorithms for entry in entries)
         if with_mode:
             headings.append(_("With deterministic algorithms"))
-        # The fields the schema gives a column, shown where an entry has a value.
+        # The fields the schema gives a column, the project's last, shown
+        # where an entry has a value.
+        declared = declared_fields(self.env)
         columns = [
             field
-            for field in fields()
+            for field in fields(declared)
             if field.column and any(entry.note.value(field) for entry in entries)
         ]
         headings += [field.column() for field in columns if field.column]
@@ -123,7 +127,11 @@ class RenderIndex(SphinxPostTransform):
             ]
             if with_mode:
                 cells.append(cell(*self.deterministic_mode(entry)))
-            cells += [cell(*literals(entry.note.value(field))) for field in columns]
+            parse = functools.partial(self.parsed, entry=entry)
+            cells += [
+                cell(*shown_values(entry.note.value(field), parse if field in declared else None))
+                for field in columns
+            ]
             rows.append(cells)
         return table(headings, rows)
 
@@ -373,14 +381,18 @@ def table(headings: list[str], rows: list[list[nodes.paragraph]]) -> nodes.table
     return nodes.table("", group, classes=[LIST_DIRECTIVE, "colwidths-auto"])
 
 
-def literals(value: str | tuple[str, ...]) -> list[nodes.Node]:
-    """A field's value (its values, if several), as literals."""
+def shown_values(
+    value: str | tuple[str, ...], parse: Callable[[str], list[nodes.Node]] | None = None
+) -> list[nodes.Node]:
+    """A field's value (its values, if several, separated by commas): each
+    a literal, or inline text *parse* parses (a project's field's, parsed
+    where the entry is written, as ``:when:``)."""
     shown: list[nodes.Node] = []
     values = ((value,) if value else ()) if isinstance(value, str) else value
     for index, each in enumerate(values):
         if index:
             shown.append(nodes.Text(", "))
-        shown.append(nodes.literal(each, each))
+        shown += parse(each) if parse else [nodes.literal(each, each)]
     return shown
 
 

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
     from sphinx.util.typing import OptionSpec
 
+    from reprodocs.base.entry_schema import Field
+
 
 def single_line(argument: str | None) -> str:
     """A required option value, its whitespace collapsed (it becomes inline text)."""
@@ -71,10 +73,10 @@ FIELD_CONVERTERS: dict[str, Callable[[str | None], object]] = {
 OTHER_CONVERTERS: dict[str, Callable[[str | None], object]] = {"format": one_of(FORMATS)}
 
 
-def converter(option: str) -> Callable[[str | None], object]:
-    """The converter reading the value of *option*; inline text for an
-    option the schema does not name."""
-    field = by_option(option)
+def converter(option: str, more: tuple[Field, ...] = ()) -> Callable[[str | None], object]:
+    """The converter reading the value of *option* (*more*: the project's
+    fields); inline text for an option the schema does not name."""
+    field = by_option(option, more)
     if field is None:
         return OTHER_CONVERTERS.get(option, single_line)
     if field.converter == CHOICE:
@@ -82,22 +84,25 @@ def converter(option: str) -> Callable[[str | None], object]:
     return FIELD_CONVERTERS[field.converter]
 
 
-def option_spec(names: tuple[str, ...]) -> OptionSpec:
-    """The option spec of a directive taking the options *names*."""
-    return {name: converter(name) for name in names}
+def option_spec(names: tuple[str, ...], more: tuple[Field, ...] = ()) -> OptionSpec:
+    """The option spec of a directive taking the options *names* (*more*:
+    the project's fields, whose converters it reads)."""
+    return {name: converter(name, more) for name in names}
 
 
-def note_option_spec(directive: str) -> OptionSpec:
-    """The option spec of the note directive *directive*."""
-    return option_spec(note_options(directive))
+def note_option_spec(directive: str, more: tuple[Field, ...] = ()) -> OptionSpec:
+    """The option spec of the note directive *directive*, with the
+    project's fields *more* last."""
+    return option_spec((*note_options(directive), *(field.option for field in more)), more)
 
 
 class NoteOptionSpec:
     """A note directive's ``option_spec``, made from the entry's schema
-    when docutils asks for it (a field added there is an option at once)."""
+    when docutils asks for it (a field added there is an option at once),
+    and the project's fields the directive's class holds (``declared``)."""
 
     def __get__(self, instance: object, owner: Any) -> OptionSpec:
-        return note_option_spec(owner.directive_name)
+        return note_option_spec(owner.directive_name, owner.declared)
 
 
 LIST_OPTION_SPEC = option_spec(LIST_OPTIONS)

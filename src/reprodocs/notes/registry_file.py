@@ -25,11 +25,14 @@ from reprodocs.base.entry_schema import BACKEND, OP, PASS, entry_option_names, s
 from reprodocs.base.i18n import __
 from reprodocs.base.report import checked_setting, setting_location, warn
 from reprodocs.base.vocabulary import ENTRY_DIRECTIVE, ENTRY_DIRECTIVES, SEPARATOR
+from reprodocs.notes.declared_fields import declared_fields
 from reprodocs.notes.domain import new_note, notes_domain
 from reprodocs.notes.options import converter
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
+
+    from reprodocs.base.entry_schema import Field
 
 #: The setting naming the file, relative to the configuration directory.
 SETTING = "reprodocs_registry_file"
@@ -57,7 +60,7 @@ class RegistryFile:
     problems: list[tuple[int, str]] = field(default_factory=list)
 
 
-def read_registry_file(path: Path) -> RegistryFile:
+def read_registry_file(path: Path, declared: tuple[Field, ...] = ()) -> RegistryFile:
     """The entries of the file at *path*; a file that cannot be read is one problem."""
     found = RegistryFile()
     try:
@@ -90,7 +93,7 @@ def read_registry_file(path: Path) -> RegistryFile:
         return found
     for index, table in enumerate(tables):
         line = lines[index] if index < len(lines) else key_line(text, TABLE)
-        entry = read_entry(table, line, found.problems)
+        entry = read_entry(table, line, found.problems, declared)
         if entry is not None:
             found.entries.append(entry)
     return found
@@ -115,7 +118,9 @@ def key_line(text: str, key: str) -> int:
     return text.count("\n", 0, match.start()) + 1 if match else 1
 
 
-def read_entry(table: object, line: int, problems: list[tuple[int, str]]) -> FileEntry | None:
+def read_entry(
+    table: object, line: int, problems: list[tuple[int, str]], declared: tuple[Field, ...] = ()
+) -> FileEntry | None:
     """One entry, or None when it cannot be one, each reason a problem. As
     in a directive, an entry with a wrong option is not in the registry:
     its problems say so, naming its operation."""
@@ -125,21 +130,21 @@ def read_entry(table: object, line: int, problems: list[tuple[int, str]]) -> Fil
     options: dict[str, Any] = {}
     wrong: list[str] = []
     for key, value in table.items():
-        if key not in entry_option_names():
-            known = ", ".join(entry_option_names())
+        if key not in entry_option_names(declared):
+            known = ", ".join(entry_option_names(declared))
             wrong.append(__("unknown option %r (known: %s)") % (key, known))
             continue
-        text = option_text(key, value)
+        text = option_text(key, value, declared)
         if text is None:
             message = (
                 __("%s must be a string, or an array of strings")
-                if key in several_values()
+                if key in several_values(declared)
                 else __("%s must be a string")
             )
             wrong.append(message % key)
             continue
         try:
-            options[key] = converter(key)(text)
+            options[key] = converter(key, declared)(text)
         except ValueError as error:
             wrong.append(f"{key}: {error}")
     operation = options.get(OP.option)
@@ -157,12 +162,12 @@ def left_out(operation: str, reason: str) -> str:
     return __("%s is not in the registry: %s") % (operation, reason)
 
 
-def option_text(key: str, value: object) -> str | None:
+def option_text(key: str, value: object, declared: tuple[Field, ...] = ()) -> str | None:
     """*value* as the directive's option would be written; None if it cannot be."""
     if isinstance(value, str):
         return value
     if (
-        key in several_values()
+        key in several_values(declared)
         and isinstance(value, list)
         and value
         and all(isinstance(item, str) for item in value)
@@ -185,7 +190,8 @@ def load_registry_file(app: Sphinx) -> None:
     if not name:
         return
     path = Path(app.confdir, name)
-    found = read_registry_file(path)
+    declared = declared_fields(app.env)
+    found = read_registry_file(path, declared)
     for line, problem in found.problems:
         if line:
             warn("registry_file", "%s", problem, location=f"{path}:{line}")
@@ -197,6 +203,7 @@ def load_registry_file(app: Sphinx) -> None:
         entries.append(
             new_note(
                 {**preset, **entry.options},
+                declared,
                 directive=ENTRY_DIRECTIVE,
                 docname="",
                 line=entry.line,

@@ -29,7 +29,7 @@ from sphinx.transforms import SphinxTransform
 
 from reprodocs.base.i18n import __
 from reprodocs.base.report import warn
-from reprodocs.base.vocabulary import ENTRY_DIRECTIVES, note_options
+from reprodocs.base.vocabulary import ENTRY_DIRECTIVES
 from reprodocs.notes.parsing import (
     as_location,
     myst_option_names,
@@ -53,7 +53,8 @@ def warn_options_at_own_indent(directive: SphinxDirective, note: Note) -> bool:
     it has none: then its entry *note* is to be left out of the registry (it
     would be another's, or out of the lists), which a warning says, naming
     the operation the options name."""
-    fields = options_at_own_indent(directive, note_options(directive.name))
+    # The directive's own spec: the project's fields are options too.
+    fields = options_at_own_indent(directive, tuple(directive.option_spec or {}))
     if not fields:
         return False
     warn(
