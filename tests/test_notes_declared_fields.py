@@ -195,3 +195,70 @@ def test_a_misused_setting_is_warned_at_conf_py_and_the_build_goes_on(make_app, 
     headings, rows = table_of(app)
     assert len(rows) == 3
     assert headings[-3:] == ["where", "deterministic-path", "default-path"]
+
+
+TABLES = """\
+:orphan:
+
+Chosen
+======
+
+.. nondeterministic-ops::
+   :columns: operation, where, deterministic-path, default-path
+   :having: deterministic-path
+
+.. nondeterministic-ops::
+   :columns: operation, default-path, backend
+   :having: default-path, where
+"""
+
+
+def test_a_table_chooses_its_columns_and_rows_by_field(make_app, tmp_path):
+    srcdir = tmp_path / "src"
+    write_project(srcdir, MEGATRON_FIELDS)
+    (srcdir / "tables.rst").write_text(TABLES, encoding="utf-8")
+    app = make_app("html", srcdir=srcdir, freshenv=True)
+    app.build()
+    assert strip_colors(app.warning.getvalue()) == ""
+    soup = parse_html(app.outdir / "tables.html")
+    first, second = soup.select("table.nondeterministic-ops")
+    assert [text_of(th) for th in first.select("thead th")] == [
+        "Operation", "Where", "Deterministic Path", "Default Path"
+    ]  # fmt: skip
+    assert [[text_of(td) for td in tr.select("td")] for tr in first.select("tbody tr")] == [
+        ["torch.one", "megatron/core/moe_utils.py, megatron/rl/", "index_add_ -- ordered", "scatter_add_"],
+        ["torch.two", "megatron/core/layers.py", "direct indexing", ""],
+    ]  # fmt: skip
+    assert [text_of(th) for th in second.select("thead th")] == [
+        "Operation",
+        "Default Path",
+        "Backend",
+    ]
+    assert [[text_of(td) for td in tr.select("td")] for tr in second.select("tbody tr")] == [
+        ["torch.one", "scatter_add_", "CUDA"],
+    ]
+    # Each row a hyperlink target, unique on the page.
+    ids = [tr.get("id") for tr in soup.select("table tbody tr")]
+    assert ids == ["nondeterministic-ops-torch-one", "nondeterministic-ops-torch-two",
+                   "nondeterministic-ops-torch-one-2"]  # fmt: skip
+
+
+def test_an_unknown_column_or_field_is_warned_at_the_directive(make_app, tmp_path):
+    srcdir = tmp_path / "src"
+    write_project(srcdir, MEGATRON_FIELDS)
+    tables = TABLES.replace("operation, where,", "operation, wher,").replace(
+        ":having: default-path, where", ":having: default-path, status"
+    )
+    (srcdir / "tables.rst").write_text(tables, encoding="utf-8")
+    app = make_app("html", srcdir=srcdir, freshenv=True)
+    app.build()
+    warnings = strip_colors(app.warning.getvalue()).splitlines()
+    assert [line.split(" WARNING: ")[0] for line in warnings] == [
+        f"{srcdir / 'tables.rst'}:6:", f"{srcdir / 'tables.rst'}:10:"
+    ]  # fmt: skip
+    assert ":columns: 'wher' is not a column or field name" in warnings[0]
+    assert ":having: 'status' is not a column or field name" in warnings[1]
+    soup = parse_html(app.outdir / "tables.html")
+    first, second = soup.select("table.nondeterministic-ops")
+    assert [text_of(th) for th in first.select("thead th")][1] == "Deterministic Path"
+    assert len(second.select("tbody tr")) == 2  # by the known one of :having:, default-path

@@ -99,8 +99,20 @@ RUNTIME_TEXT_OPTION = "runtime-text"
 #: says take several).
 SEPARATOR = ","
 
-#: The options of the list directive: the notes it shows, and how.
-LIST_OPTIONS = (BACKEND.option, PASS.option, ALGORITHMS.option, "format")
+#: The options of the list directive choosing a table's columns by name,
+#: and its rows by the fields they have a value in.
+COLUMNS_OPTION, HAVING_OPTION = "columns", "having"
+
+#: The options of the list directive: the notes it shows, and how (the
+#: format last).
+LIST_OPTIONS = (
+    BACKEND.option,
+    PASS.option,
+    ALGORITHMS.option,
+    COLUMNS_OPTION,
+    HAVING_OPTION,
+    "format",
+)
 
 
 def note_options(directive: str) -> tuple[str, ...]:

@@ -19,6 +19,7 @@ from reprodocs.base.state import build_state
 from reprodocs.base.vocabulary import LIST_OPTIONS, RUNTIME_TEXT_OPTION
 from reprodocs.notes.directives import NOTE_DIRECTIVE_CLASSES
 from reprodocs.notes.domain import Note
+from reprodocs.notes.index_table import ALWAYS, MODE
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -50,7 +51,8 @@ def taken_names() -> frozenset[str]:
     export adds and the attributes of an entry."""
     own = {name for field in FIELDS for name in (field.option, field.json_key) if name}
     added = {key for key in JSON_ORDER if isinstance(key, str)}
-    return frozenset({*own, *added, *LIST_OPTIONS, RUNTIME_TEXT_OPTION, *Note._fields})
+    columns = (*ALWAYS, MODE)  # the table's columns' names (``:columns:``)
+    return frozenset({*own, *added, *LIST_OPTIONS, RUNTIME_TEXT_OPTION, *Note._fields, *columns})
 
 
 def read_declarations(value: object) -> tuple[tuple[Field, ...], list[str]]:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reprodocs.base.entry_schema import ALGORITHMS, BACKEND, PASS
-from reprodocs.base.vocabulary import ANY_BACKEND, SEPARATOR
+from reprodocs.base.entry_schema import ALGORITHMS, BACKEND, PASS, by_option
+from reprodocs.base.vocabulary import ANY_BACKEND, HAVING_OPTION, SEPARATOR
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -20,9 +20,20 @@ def chosen_rows(placeholder: nondeterministic_ops, rows: Iterable[Row]) -> list[
     """The rows a table or list shows: those its filters let through."""
     # .get: a placeholder pickled by reprodocs before ":format:" has no such keys.
     deterministic_algorithms = placeholder.get(ALGORITHMS.attribute, "")
-    return chosen(
+    found = chosen(
         rows, placeholder[BACKEND.attribute], placeholder[PASS.attribute], deterministic_algorithms
     )
+    having = placeholder.get(HAVING_OPTION, ())
+    return (
+        [row for row in found if all(has_value(row, name) for name in having)] if having else found
+    )
+
+
+def has_value(row: Row, option: str) -> bool:
+    """Whether *row*'s entry has a value in the field *option* sets (a
+    project's field: kept in the entry's ``more`` under its option)."""
+    field = by_option(option)
+    return bool(row.note.value(field) if field else dict(row.note.more).get(option))
 
 
 def chosen(

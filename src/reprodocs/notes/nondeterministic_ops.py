@@ -19,10 +19,14 @@ from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
 from reprodocs.base.entry_schema import ALGORITHMS, BACKEND, PASS
+from reprodocs.base.i18n import __
+from reprodocs.base.report import warn
 from reprodocs.base.runtime_text import list_items
-from reprodocs.base.vocabulary import FORMATS
+from reprodocs.base.vocabulary import COLUMNS_OPTION, FORMATS, HAVING_OPTION
 from reprodocs.base.vocabulary import JSON_NAME as JSON_NAME  # noqa: PLC0414 (public here too)
+from reprodocs.notes.declared_fields import declared_fields
 from reprodocs.notes.domain import RuntimeText, notes_domain
+from reprodocs.notes.index_table import column_names, field_names
 from reprodocs.notes.options import LIST_OPTION_SPEC
 from reprodocs.notes.parsing import as_location, written_at
 
@@ -61,9 +65,32 @@ class NondeterministicOpsDirective(SphinxDirective):
             format=self.options.get("format", FORMATS[0]),
         )
         self.set_source_info(placeholder)
+        for option in (COLUMNS_OPTION, HAVING_OPTION):
+            if option in self.options:
+                placeholder[option] = self.known_names(option)
         if self.content:
             written = tuple(list_items(self.content))
             notes_domain(self.env).add_runtime_text(
                 RuntimeText(self.name, as_location(*written_at(self)), written, filters=filters)
             )
         return [placeholder]
+
+    def known_names(self, option: str) -> tuple[str, ...]:
+        """The names *option* (``:columns:``, ``:having:``) gives that are a
+        column's or a field's; each other one a warning at the directive,
+        left out."""
+        declared = declared_fields(self.env)
+        known = column_names(declared) if option == COLUMNS_OPTION else field_names(declared)
+        given: tuple[str, ...] = self.options[option]
+        for name in given:
+            if name not in known:
+                warn(
+                    "option",
+                    __("%s: :%s: %r is not a column or field name (known: %s); it is left out"),
+                    self.name,
+                    option,
+                    name,
+                    ", ".join(known),
+                    location=as_location(*written_at(self)),
+                )
+        return tuple(name for name in given if name in known)

@@ -15,7 +15,6 @@ is shown.
 
 from __future__ import annotations
 
-import functools
 import os
 import re
 from contextlib import contextmanager
@@ -31,18 +30,18 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import rst
 from sphinx.util.docutils import sphinx_domains
 
-from reprodocs.base.entry_schema import fields
 from reprodocs.base.i18n import _
 from reprodocs.base.state import build_state
 from reprodocs.base.vocabulary import DETERMINISTIC, LIST_DIRECTIVE, RAISES
 from reprodocs.notes.declared_fields import declared_fields
 from reprodocs.notes.domain import PAGE_XREF, ReproducibilityDomain, notes_domain
 from reprodocs.notes.filtering import chosen_rows
+from reprodocs.notes.index_table import cell_content, default_columns, heading, row_id
 from reprodocs.notes.nondeterministic_ops import nondeterministic_ops
 from reprodocs.notes.publishing import Published
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator
+    from collections.abc import Iterable, Iterator
 
     from sphinx.application import Sphinx
     from sphinx.domains import Domain
@@ -86,54 +85,39 @@ class RenderIndex(SphinxPostTransform):
         if not placeholders:
             return
         published = build_state(self.env, Published)
-        render = {"table": self.table, "list": self.bullet_list}
         with reading_context(self.env, self.env.docname):
             for placeholder in placeholders:
                 chosen = chosen_rows(placeholder, published.rows)
-                replacement = (
-                    render[placeholder.get("format", "table")](chosen)
-                    if chosen
-                    else nothing_noted()
-                )
+                if not chosen:
+                    replacement: nodes.Element = nothing_noted()
+                elif placeholder.get("format", "table") == "table":
+                    replacement = self.table(chosen, placeholder.get("columns", ()))
+                else:
+                    replacement = self.bullet_list(chosen)
                 replace_placeholder(placeholder, replacement)
 
-    def table(self, entries: list[Row]) -> nodes.table:
-        """One row per entry: the operation linked to where it is documented,
-        its backend, pass and directive; if an entry among them says what
-        ``torch.use_deterministic_algorithms(True)`` does, that and the
-        entry's condition (two entries of one operation differ there); and
-        each field the entry's schema gives a column (the alerts), if an
-        entry has a value there."""
-        headings = [_("Operation"), _("Backend"), _("Pass"), _("Note")]
-        with_mode = any(entry.note.deterministic_algorithms for entry in entries)
-        if with_mode:
-            headings.append(_("With deterministic algorithms"))
-        # The fields the schema gives a column, the project's last, shown
-        # where an entry has a value.
+    def table(self, entries: list[Row], chosen: tuple[str, ...] = ()) -> nodes.table:
+        """One row per entry, its columns *chosen* (``:columns:``), or by
+        default (:mod:`reprodocs.notes.index_table`): the operation linked to
+        where it is documented, its backend, pass and directive; what
+        ``torch.use_deterministic_algorithms(True)`` does and when, if an
+        entry says it; each field with a column, where an entry has a value.
+        A chosen table's rows are hyperlink targets."""
         declared = declared_fields(self.env)
-        columns = [
-            field
-            for field in fields(declared)
-            if field.column and any(entry.note.value(field) for entry in entries)
+        names = list(chosen) or default_columns(entries, declared)
+        headings = [heading(name, declared) for name in names]
+        rows = [
+            [cell(*cell_content(self, entry, name, declared)) for name in names]
+            for entry in entries
         ]
-        headings += [field.column() for field in columns if field.column]
-        rows = []
-        for entry in entries:
-            cells = [
-                cell(self.page_link(entry.label, entry.target, literal=bool(entry.note.operation))),
-                cell(nodes.Text(entry.note.backend)),
-                cell(nodes.Text(entry.note.affected_pass)),
-                cell(nodes.literal(entry.note.directive, entry.note.directive)),
-            ]
-            if with_mode:
-                cells.append(cell(*self.deterministic_mode(entry)))
-            parse = functools.partial(self.parsed, entry=entry)
-            cells += [
-                cell(*shown_values(entry.note.value(field), parse if field in declared else None))
-                for field in columns
-            ]
-            rows.append(cells)
-        return table(headings, rows)
+        made = table(headings, rows)
+        if chosen:  # each row a hyperlink target
+            body = next(made.findall(nodes.tbody))
+            for entry, row_node in zip(entries, body.findall(nodes.row), strict=True):
+                anchor = row_id(entry, self.document.ids)
+                row_node["ids"].append(anchor)
+                self.document.ids[anchor] = row_node
+        return made
 
     def deterministic_mode(self, entry: Row) -> list[nodes.Node]:
         """What ``torch.use_deterministic_algorithms(True)`` does to the
@@ -379,21 +363,6 @@ def table(headings: list[str], rows: list[list[nodes.paragraph]]) -> nodes.table
     group += nodes.thead("", row(head))
     group += nodes.tbody("", *(row(cells) for cells in rows))
     return nodes.table("", group, classes=[LIST_DIRECTIVE, "colwidths-auto"])
-
-
-def shown_values(
-    value: str | tuple[str, ...], parse: Callable[[str], list[nodes.Node]] | None = None
-) -> list[nodes.Node]:
-    """A field's value (its values, if several, separated by commas): each
-    a literal, or inline text *parse* parses (a project's field's, parsed
-    where the entry is written, as ``:when:``)."""
-    shown: list[nodes.Node] = []
-    values = ((value,) if value else ()) if isinstance(value, str) else value
-    for index, each in enumerate(values):
-        if index:
-            shown.append(nodes.Text(", "))
-        shown += parse(each) if parse else [nodes.literal(each, each)]
-    return shown
 
 
 def cell(*content: nodes.Node) -> nodes.paragraph:

@@ -14,7 +14,9 @@ from reprodocs.base.i18n import __
 from reprodocs.base.vocabulary import (
     ANY_BACKEND,
     BACKEND_SPELLINGS,
+    COLUMNS_OPTION,
     FORMATS,
+    HAVING_OPTION,
     LIST_OPTIONS,
     SEPARATOR,
     note_options,
@@ -70,7 +72,11 @@ FIELD_CONVERTERS: dict[str, Callable[[str | None], object]] = {
 }
 
 #: The converters of the options that fill no field of an entry.
-OTHER_CONVERTERS: dict[str, Callable[[str | None], object]] = {"format": one_of(FORMATS)}
+OTHER_CONVERTERS: dict[str, Callable[[str | None], object]] = {
+    "format": one_of(FORMATS),
+    COLUMNS_OPTION: values,
+    HAVING_OPTION: values,
+}
 
 
 def converter(option: str, more: tuple[Field, ...] = ()) -> Callable[[str | None], object]:
