@@ -1,5 +1,6 @@
 """The rows a table or a list shows: those its ``:backend:``, ``:pass:``
-and ``:deterministic-algorithms:`` let through. Also what a list's
+and ``:deterministic-algorithms:`` let through, with a value in each field
+its ``:having:`` names. Also what a list's
 ``help()`` text is checked against (:mod:`reprodocs.notes.runtime_text`)."""
 
 from __future__ import annotations
@@ -12,28 +13,24 @@ from reprodocs.base.vocabulary import ANY_BACKEND, HAVING_OPTION, SEPARATOR
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from reprodocs.base.entry_schema import Field
     from reprodocs.notes.index_rows import Row
     from reprodocs.notes.nondeterministic_ops import nondeterministic_ops
 
 
-def chosen_rows(placeholder: nondeterministic_ops, rows: Iterable[Row]) -> list[Row]:
-    """The rows a table or list shows: those its filters let through."""
+def chosen_rows(
+    placeholder: nondeterministic_ops, rows: Iterable[Row], declared: tuple[Field, ...] = ()
+) -> list[Row]:
+    """The rows a table or list shows: those its filters let through
+    (*declared*: the project's fields, which ``:having:`` may name)."""
     # .get: a placeholder pickled by reprodocs before ":format:" has no such keys.
     deterministic_algorithms = placeholder.get(ALGORITHMS.attribute, "")
     found = chosen(
         rows, placeholder[BACKEND.attribute], placeholder[PASS.attribute], deterministic_algorithms
     )
-    having = placeholder.get(HAVING_OPTION, ())
-    return (
-        [row for row in found if all(has_value(row, name) for name in having)] if having else found
-    )
-
-
-def has_value(row: Row, option: str) -> bool:
-    """Whether *row*'s entry has a value in the field *option* sets (a
-    project's field: kept in the entry's ``more`` under its option)."""
-    field = by_option(option)
-    return bool(row.note.value(field) if field else dict(row.note.more).get(option))
+    having: tuple[str, ...] = placeholder.get(HAVING_OPTION, ())
+    fields = [field for name in having if (field := by_option(name, declared))]
+    return [row for row in found if all(row.note.value(field) for field in fields)]
 
 
 def chosen(

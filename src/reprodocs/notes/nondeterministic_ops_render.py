@@ -87,7 +87,7 @@ class RenderIndex(SphinxPostTransform):
         published = build_state(self.env, Published)
         with reading_context(self.env, self.env.docname):
             for placeholder in placeholders:
-                chosen = chosen_rows(placeholder, published.rows)
+                chosen = chosen_rows(placeholder, published.rows, declared_fields(self.env))
                 if not chosen:
                     replacement: nodes.Element = nothing_noted()
                 elif placeholder.get("format", "table") == "table":
