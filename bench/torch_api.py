@@ -203,6 +203,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--torch", required=True, help="a Python that imports torch")
     parser.add_argument("-r", "--rounds", type=int, default=1, help="builds of each kind")
     parser.add_argument("--alone", action="store_true", help="the theme alone too (slow)")
+    parser.add_argument(
+        "--before", type=Path, metavar="SRC",
+        help="also pytorch_sphinx_theme2 with the navigation of another copy of src/ "
+        "(git archive BASE src | tar -x -C DIR; then DIR/src)",
+    )  # fmt: skip
     parser.add_argument("--json", type=Path, help="save the raw numbers here, after every build")
     parser.add_argument("--profile", choices=("floor", "linear", "sphinx"),
                         help="no benchmark: one build under cProfile")  # fmt: skip
@@ -217,21 +222,29 @@ def main(argv: list[str] | None = None) -> int:
     if args.profile:
         profile(src, args.profile, args.top)
         return 0
-    builds = [FLOOR, (THEME, "linear"), *([(THEME, "sphinx")] if args.alone else [])]
+    # (theme, menu, the reprodocs on PYTHONPATH: None for the one installed)
+    builds = [(*FLOOR, None), (THEME, "linear", None)]
+    builds += [(THEME, "linear", args.before.resolve())] if args.before else []
+    builds += [(THEME, "sphinx", None)] if args.alone else []
     results: dict = {
         "runs": {}, "python": platform.python_version(), "sphinx": sphinx.__version__,
         "without_max": pages, "torch": listing["version"],
         "objects": {section: len(listing[section]) for section in SECTIONS},
     }  # fmt: skip
     for round_ in range(args.rounds):
-        for theme, menu in builds if round_ % 2 == 0 else builds[::-1]:
-            out = WORK / f"out-{src.name}-{theme}-{menu}"
+        for theme, menu, before in builds if round_ % 2 == 0 else builds[::-1]:
+            os.environ.pop("PYTHONPATH", None)
+            if before is not None:
+                os.environ["PYTHONPATH"] = str(before)
+            out = WORK / f"out-{src.name}-{theme}-{menu}{'-before' if before else ''}"
             measured = timed_theme_build(theme, menu, src, out)
             key = f"torch-api/{src.name}/{theme}/{menu}"
-            results["runs"].setdefault(key, {"pages": pages, "runs": []})["runs"].append(measured)
-            print(f"{theme} ({menu}): {measured['wall']:.1f} s, CPU {measured['cpu']:.1f} s",
-                  file=sys.stderr)  # fmt: skip
+            kept = results.setdefault("before", {}) if before else results["runs"]
+            kept.setdefault(key, {"pages": pages, "runs": []})["runs"].append(measured)
+            print(f"{theme} ({menu}{', before' if before else ''}): {measured['wall']:.1f} s, "
+                  f"CPU {measured['cpu']:.1f} s", file=sys.stderr)  # fmt: skip
             save_json(args.json, results)
+    os.environ.pop("PYTHONPATH", None)
     if args.alone:
         changed = differences(
             written(WORK / f"out-{src.name}-{THEME}-linear"),
@@ -242,6 +255,14 @@ def main(argv: list[str] | None = None) -> int:
         save_json(args.json, results)
         print(f"pages identical: {not changed} ({len(changed)} files differ)", file=sys.stderr)
     print(table(results))
+    floor = min(
+        run["cpu"] for run in results["runs"][f"torch-api/{src.name}/{FLOOR[0]}/{FLOOR[1]}"]["runs"]
+    )
+    for label, kept in (("", results["runs"]), ("before ", results.get("before", {}))):
+        entry = kept.get(f"torch-api/{src.name}/{THEME}/linear")
+        if entry:
+            least = min(run["cpu"] for run in entry["runs"])
+            print(f"{label}pt2 + navigation, least CPU: {least / floor:.3f} x the floor's")
     return 0 if not results.get("differing") else 1
 
 
