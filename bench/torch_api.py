@@ -29,13 +29,18 @@ a fresh ``sphinx-build -E -q`` (:func:`themes.timed_theme_build`):
 Saves the raw numbers after every build (``--json``, the format of
 ``themes.py --json``, which ``themes.py --report`` reads) and prints the
 table with the CPU time's ratios. ``--profile MENU`` instead runs one build
-under cProfile and prints where its time goes. It reports; it never asserts
-on time. Run it in the Sphinx 7.2.6 venv, which holds the theme::
+under cProfile and prints where its time goes; ``--phases MENU`` one build
+with its phases timed (``bench/phases.py``: reading, writing, the page
+templates, the Markdown copies with the theme's worker processes, which
+cProfile does not see). It reports; it never asserts on time. Run it in
+the Sphinx 7.2.6 venv, which holds the theme::
 
     .venv-sphinx72/bin/python bench/torch_api.py --torch /work/venv-torch/bin/python \\
         -r 3 --alone --json bench/results/torch-api-issue43.json
     .venv-sphinx72/bin/python bench/torch_api.py --torch /work/venv-torch/bin/python \\
         --profile linear
+    .venv-sphinx72/bin/python bench/torch_api.py --torch /work/venv-torch/bin/python \\
+        --phases floor --phases linear
 """
 
 from __future__ import annotations
@@ -179,23 +184,41 @@ def differences(ours: dict[str, bytes], theirs: dict[str, bytes]) -> list[str]:
     )
 
 
+def build_env(menu: str) -> dict[str, str]:
+    """The environment of a build of *menu* (floor, linear, sphinx)."""
+    theme = FLOOR[0] if menu == "floor" else THEME
+    return {**os.environ, "BENCH_THEME": theme, "BENCH_MENU": FLOOR[1] if menu == "floor" else menu,
+            "BENCH_PYTORCH2_CONF": str(PYTORCH2_CONF)}  # fmt: skip
+
+
 def profile(src: Path, menu: str, top: int) -> None:
     """One build of *menu* under cProfile; its functions by cumulative and
-    by own time."""
+    by own time (the theme's Markdown worker processes are not seen)."""
     out = WORK / f"out-{src.name}-profile-{menu}"
     stats = WORK / f"{src.name}-{menu}.prof"
     shutil.rmtree(out, ignore_errors=True)
-    theme = FLOOR[0] if menu == "floor" else THEME
-    env = {**os.environ, "BENCH_THEME": theme, "BENCH_MENU": menu,
-           "BENCH_PYTORCH2_CONF": str(PYTORCH2_CONF)}  # fmt: skip
     subprocess.run(
         [sys.executable, "-m", "cProfile", "-o", str(stats), "-m", "sphinx", "-b", "html",
          "-E", "-q", str(src), str(out)],
-        env=env, check=True, stderr=subprocess.DEVNULL,
+        env=build_env(menu), check=True, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     for order in ("cumulative", "tottime"):
         pstats.Stats(str(stats)).sort_stats(order).print_stats(top)
     print(f"profile saved in {stats}", file=sys.stderr)
+
+
+def phases(src: Path, menu: str) -> None:
+    """One build of *menu*, its phases timed (bench/phases.py)."""
+    out = WORK / f"out-{src.name}-phases-{menu}"
+    shutil.rmtree(out, ignore_errors=True)
+    runner = Path(__file__).parent / "phases.py"
+    answer = subprocess.run(
+        [sys.executable, str(runner), "-b", "html", "-E", "-q", str(src), str(out)],
+        env=build_env(menu), check=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        text=True,
+    )  # fmt: skip
+    print(f"{menu}:")
+    print("".join(line + "\n" for line in answer.stdout.splitlines() if " CPU " in line))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -212,6 +235,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", choices=("floor", "linear", "sphinx"),
                         help="no benchmark: one build under cProfile")  # fmt: skip
     parser.add_argument("--top", type=int, default=40, help="functions the profile prints")
+    parser.add_argument("--phases", choices=("floor", "linear", "sphinx"), action="append",
+                        help="no benchmark: one build each, its phases timed")  # fmt: skip
     args = parser.parse_args(argv)
     answer = subprocess.run(
         [args.torch, "-c", LISTING], capture_output=True, text=True, check=True
@@ -221,6 +246,10 @@ def main(argv: list[str] | None = None) -> int:
     pages = sum(1 for _ in src.rglob("*.rst"))
     if args.profile:
         profile(src, args.profile, args.top)
+        return 0
+    if args.phases:
+        for menu in args.phases:
+            phases(src, menu)
         return 0
     # (theme, menu, the reprodocs on PYTHONPATH: None for the one installed)
     builds = [(*FLOOR, None), (THEME, "linear", None)]
