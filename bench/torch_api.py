@@ -12,9 +12,9 @@ a module. The objects are those of the torch that a second interpreter
 (``--torch``, a venv holding torch) lists: the routines of ``torch.__all__``
 with a docstring, the ``nn.Module`` classes of ``torch.nn.modules.__all__``,
 the public routines of ``torch.nn.functional`` with a docstring (torch
-2.13.0: 484 + 162 + 137 = 783 pages). The builds import torch from that
-venv's site-packages, put last on ``sys.path`` (the build's own Sphinx and
-themes come first).
+2.13.0: 478 + 162 + 137 = 777 pages, and the index and three sections). The
+builds import torch from that venv's site-packages, put last on
+``sys.path`` (the build's own Sphinx and themes come first).
 
 The builds, in rounds, in turn first and last (the machine is shared), each
 a fresh ``sphinx-build -E -q`` (:func:`themes.timed_theme_build`):
@@ -78,10 +78,10 @@ def documented(obj):
 print(json.dumps({
     "version": torch.__version__,
     "site": str(Path(torch.__file__).parents[1]),
-    "torch": sorted(
-        name for name in torch.__all__
+    "torch": sorted(  # (torch.__all__ lists some names twice)
+        {name for name in torch.__all__
         if not name.startswith("_") and inspect.isroutine(getattr(torch, name, None))
-        and documented(getattr(torch, name))
+        and documented(getattr(torch, name))}
     ),
     "nn": sorted(
         name for name in nn.modules.__all__
