@@ -32,9 +32,10 @@ converts; the rest of the page it removes): its head, the header's frame,
 the secondary sidebar, the footer. So the conversion is given, where it
 gives the same Markdown, only the page's article: the text from its one
 ``<article`` tag to its one ``</article>`` (a page with more than one, or
-none, is given without its menus). Whether it does is checked as above, on
-the first page of each layout: what surrounds the article is the layout's
-(its template's), the same on each of its pages.
+none, is converted whole). Whether it does is checked as above, on the
+first page of each layout: what surrounds the article is the layout's (its
+template's), the same on each of its pages; a layout whose article alone
+differs is converted without its menus if that is the same.
 
 Here reprodocs replaces two of the theme's functions (as it replaces one
 other, :mod:`reprodocs.navigation.pytorch_sphinx_theme2_header`): the two
