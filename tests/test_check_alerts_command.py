@@ -238,7 +238,8 @@ def test_json_format(tree, capsys):
     report = json.loads(out)
     assert status == 1
     assert report["version"] == 1
-    assert report["counts"] == {"files": 5, "calls": 4, "ties": 2, "entries": 5}
+    assert report["counts"] == {"files": 5, "calls": 4, "ties": 2, "entries": 5, "branches": None}
+    assert report["branches"] == []  # no switch configured
     kinds = [finding["kind"] for finding in report["findings"]]
     assert kinds == [UNREADABLE, UNDOCUMENTED, UNDOCUMENTED, STALE, STALE, STILL_RAISED,
                      WITHOUT_ALERT]  # fmt: skip
@@ -320,6 +321,7 @@ def test_every_outcome_is_a_whole_report(tree, capsys, form, arguments, error):
             "findings",
             "ignored",
             "unused_ignores",
+            "branches",
             "counts",
         }
     else:

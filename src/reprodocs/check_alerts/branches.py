@@ -1,0 +1,141 @@
+"""Where a library's code reads a switch (:mod:`~reprodocs.check_alerts.patterns`)
+to select its deterministic path, and which entries cover each place.
+
+A Python source is parsed (comments, strings and docstrings are no
+reading); each expression that is a configured switch is a site, read for
+its value (an assignment's target is not). Its kind says what the code does
+with it: ``branch`` (the test of an ``if``, ``elif``, ``while``, a
+conditional expression, a comprehension's or a ``case``'s guard, or part of
+one), ``assert``, or ``value`` (passed on: assigned, returned, an
+argument), which selects a path further on, under another name.
+
+An entry covers a site when it names the object the site is in, or an
+object around it, or its module: its name is the file's module (its last
+path parts, so that ``moe_utils.unpermute`` and
+``megatron.core.transformer.moe.moe_utils.unpermute`` both name a site in
+``…/megatron/core/transformer/moe/moe_utils.py``'s ``unpermute``) followed
+by the start of the site's object path. Entries that name files, a folder
+or words (the entry schema's) come later; :func:`entry_places` is where
+they will be read."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import TYPE_CHECKING
+
+from reprodocs.check_alerts.patterns import Switch, dotted
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+
+BRANCH = "branch"
+ASSERT = "assert"
+VALUE = "value"
+
+
+@dataclass(frozen=True)
+class Site:
+    """A switch read: its line, the switch as configured, what the code
+    does with it, and the object it is in (``Class.method``; "" at module level)."""
+
+    line: int
+    switch: str
+    kind: str
+    scope: str
+
+
+def file_sites(data: bytes, switches: tuple[Switch, ...]) -> list[Site]:
+    """The sites of a Python file's bytes; [] at once for a file in which no
+    switch's last name is written. SyntaxError or ValueError (null bytes)
+    for a file that is not Python."""
+    if not any(switch.parts[-1].encode() in data for switch in switches):
+        return []
+    return sorted(sites(ast.parse(data), switches), key=lambda site: site.line)
+
+
+def sites(tree: ast.AST, switches: tuple[Switch, ...]) -> Iterator[Site]:
+    """Each read of a switch in *tree*, in its scope and with its kind."""
+    yield from _visit(tree, switches, (), None)
+
+
+def _visit(
+    node: ast.AST, switches: tuple[Switch, ...], scope: tuple[str, ...], kind: str | None
+) -> Iterator[Site]:
+    read = _switch_read(node, switches)
+    if read is not None:
+        yield Site(node.lineno, read.text, kind or VALUE, ".".join(scope))  # type: ignore[attr-defined]
+        return
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        inner = (*scope, node.name)
+        for child in ast.iter_child_nodes(node):
+            # Decorators, defaults and bases are read where the object is defined.
+            in_body = child in node.body
+            yield from _visit(child, switches, inner if in_body else scope, kind)
+        return
+    tests = _tests(node)
+    for child in ast.iter_child_nodes(node):
+        child_kind = kind
+        if kind is None and any(child is test for test in tests):
+            child_kind = ASSERT if isinstance(node, ast.Assert) else BRANCH
+        yield from _visit(child, switches, scope, child_kind)
+
+
+def _tests(node: ast.AST) -> tuple[ast.AST, ...]:
+    """The expressions *node* branches on."""
+    if isinstance(node, ast.If | ast.While | ast.IfExp | ast.Assert):
+        return (node.test,)
+    if isinstance(node, ast.comprehension):
+        return tuple(node.ifs)
+    if isinstance(node, ast.match_case) and node.guard is not None:
+        return (node.guard,)
+    return ()
+
+
+def _switch_read(node: ast.AST, switches: tuple[Switch, ...]) -> Switch | None:
+    """The switch *node* reads, if it is one."""
+    if isinstance(node, ast.Call):
+        if node.args or node.keywords:
+            return None
+        parts, call = dotted(node.func), True
+    elif isinstance(node, ast.Attribute | ast.Name):
+        if not isinstance(node.ctx, ast.Load):
+            return None
+        parts, call = dotted(node), False
+    else:
+        return None
+    for switch in switches:
+        if switch.call == call and parts[-len(switch.parts) :] == switch.parts:
+            return switch
+    return None
+
+
+def module_parts(path: str) -> tuple[str, ...]:
+    """A source's path as a module's names (``a/b/__init__.py``: a, b)."""
+    parts = PurePath(path).with_suffix("").parts
+    return parts[:-1] if parts and parts[-1] == "__init__" else parts
+
+
+def names(path: str, site: Site | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A site's module names and object names (for None, the module's alone)."""
+    return module_parts(path), tuple(site.scope.split(".")) if site and site.scope else ()
+
+
+def covers(name: str, module: tuple[str, ...], scope: tuple[str, ...]) -> bool:
+    """Whether the entry *name* names the object *scope* of *module*, an
+    object around it, or the module: the module's last parts, then the
+    start of *scope*."""
+    wanted = tuple(name.split("."))
+    for length in range(1, min(len(wanted), len(module)) + 1):
+        rest = wanted[length:]
+        if wanted[:length] == module[-length:] and scope[: len(rest)] == rest:
+            return True
+    return False
+
+
+def entry_places(name: str, aliases: Iterable[str] = ()) -> tuple[str, ...]:
+    """The names an entry is found by in the sources: its name and aliases.
+    (The files, folder or words an entry says it lives in come with the
+    entry schema.)"""
+    return tuple(place for place in (name, *aliases) if place)
