@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
+from reprodocs.base.i18n import __
 from reprodocs.check_alerts.patterns import Switch, dotted
 
 if TYPE_CHECKING:
@@ -48,38 +49,40 @@ class Site:
 
 def file_sites(data: bytes, switches: tuple[Switch, ...]) -> list[Site]:
     """The sites of a Python file's bytes; [] at once for a file in which no
-    switch's last name is written. SyntaxError or ValueError (null bytes)
-    for a file that is not Python."""
+    switch's last name is written. SyntaxError or ValueError (null bytes,
+    nesting too deep for Python's parser) for a file that cannot be read
+    as Python."""
     if not any(switch.parts[-1].encode() in data for switch in switches):
         return []
-    return sorted(sites(ast.parse(data), switches), key=lambda site: site.line)
+    try:
+        tree = ast.parse(data)
+    except RecursionError:  # Python's parser, on a deeply nested expression
+        raise ValueError(__("too deeply nested for Python's parser")) from None
+    return sorted(sites(tree, switches), key=lambda site: site.line)
 
 
 def sites(tree: ast.AST, switches: tuple[Switch, ...]) -> Iterator[Site]:
-    """Each read of a switch in *tree*, in its scope and with its kind."""
-    yield from _visit(tree, switches, (), None)
-
-
-def _visit(
-    node: ast.AST, switches: tuple[Switch, ...], scope: tuple[str, ...], kind: str | None
-) -> Iterator[Site]:
-    read = _switch_read(node, switches)
-    if read is not None:
-        yield Site(node.lineno, read.text, kind or VALUE, ".".join(scope))  # type: ignore[attr-defined]
-        return
-    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-        inner = (*scope, node.name)
-        for child in ast.iter_child_nodes(node):
+    """Each read of a switch in *tree*, in its scope and with its kind.
+    Walked with a stack, not recursion: a long expression (a generated
+    file's) is no deeper a call stack."""
+    stack: list[tuple[ast.AST, tuple[str, ...], str | None]] = [(tree, (), None)]
+    while stack:
+        node, scope, kind = stack.pop()
+        read = _switch_read(node, switches)
+        if read is not None:
+            yield Site(node.lineno, read.text, kind or VALUE, ".".join(scope))  # type: ignore[attr-defined]
+            continue
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            body = {id(statement) for statement in node.body}
+            inner = (*scope, node.name)
             # Decorators, defaults and bases are read where the object is defined.
-            in_body = child in node.body
-            yield from _visit(child, switches, inner if in_body else scope, kind)
-        return
-    tests = _tests(node)
-    for child in ast.iter_child_nodes(node):
-        child_kind = kind
-        if kind is None and any(child is test for test in tests):
-            child_kind = ASSERT if isinstance(node, ast.Assert) else BRANCH
-        yield from _visit(child, switches, scope, child_kind)
+            stack += ((child, inner if id(child) in body else scope, kind)
+                      for child in ast.iter_child_nodes(node))  # fmt: skip
+            continue
+        tests = {id(test) for test in _tests(node)}
+        test_kind = ASSERT if isinstance(node, ast.Assert) else BRANCH
+        stack += ((child, scope, kind or (test_kind if id(child) in tests else None))
+                  for child in ast.iter_child_nodes(node))  # fmt: skip
 
 
 def _tests(node: ast.AST) -> tuple[ast.AST, ...]:
