@@ -134,6 +134,8 @@ MODULE = ("tmp", "megatron", "megatron", "core", "transformer", "moe", "moe_util
         ("megatron.core.transformer.moe.moe_utils.permute", ("unpermute",), False),
         ("megatron.core.transformer.moe.other.unpermute", ("unpermute",), False),
         ("unpermute", ("unpermute",), False),  # no module
+        ("megatron.core.transformer", ("unpermute",), True),  # a package holding it
+        ("megatron.core.transformer.moe.unpermute", ("unpermute",), False),
         ("torch.Tensor.index_add_", ("unpermute",), False),
     ],
 )

@@ -9,12 +9,14 @@ conditional expression, a comprehension's or a ``case``'s guard, or part of
 one), ``assert``, or ``value`` (passed on: assigned, returned, an
 argument), which selects a path further on, under another name.
 
-An entry covers a site when it names the object the site is in, or an
-object around it, or its module: its name is the file's module (its last
-path parts, so that ``moe_utils.unpermute`` and
+An entry covers a site when it names the object the site is in, an
+object around it, its module, or a package holding it: its name is the
+file's module (its last path parts, so that ``moe_utils.unpermute`` and
 ``megatron.core.transformer.moe.moe_utils.unpermute`` both name a site in
 ``…/megatron/core/transformer/moe/moe_utils.py``'s ``unpermute``) followed
-by the start of the site's object path. Entries that name files, a folder
+by the start of the site's object path, or the names of folders the file
+is in (``megatron.core.ssm.gated_delta_net`` covers
+``…/gated_delta_net/gdn.py``). Entries that name files, a folder
 or words (the entry schema's) come later; :func:`entry_places` is where
 they will be read."""
 
@@ -125,16 +127,25 @@ def names(path: str, site: Site | None) -> tuple[tuple[str, ...], tuple[str, ...
     return module_parts(path), tuple(site.scope.split(".")) if site and site.scope else ()
 
 
-def covers(name: str, module: tuple[str, ...], scope: tuple[str, ...]) -> bool:
-    """Whether the entry *name* names the object *scope* of *module*, an
-    object around it, or the module: the module's last parts, then the
-    start of *scope*."""
+def placed(name: str, module: tuple[str, ...]) -> tuple[str, ...] | None:
+    """Where the entry *name* is in *module*: the object path after the
+    module's names (() for the module itself, or a package holding it), or
+    None if it names neither the module, an object of it nor a package
+    holding it. The module's names are its last path parts, the package's
+    any run of them."""
     wanted = tuple(name.split("."))
     for length in range(1, min(len(wanted), len(module)) + 1):
-        rest = wanted[length:]
-        if wanted[:length] == module[-length:] and scope[: len(rest)] == rest:
-            return True
-    return False
+        if wanted[:length] == module[-length:]:
+            return wanted[length:]
+    runs = range(len(module) - len(wanted))
+    return () if any(module[start : start + len(wanted)] == wanted for start in runs) else None
+
+
+def covers(name: str, module: tuple[str, ...], scope: tuple[str, ...]) -> bool:
+    """Whether the entry *name* names the object *scope* of *module*, an
+    object around it, the module, or a package holding it."""
+    rest = placed(name, module)
+    return rest is not None and scope[: len(rest)] == rest
 
 
 def entry_places(name: str, aliases: Iterable[str] = ()) -> tuple[str, ...]:

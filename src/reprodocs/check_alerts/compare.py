@@ -11,7 +11,7 @@ from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from reprodocs.base.i18n import __
-from reprodocs.check_alerts.branches import covers, entry_places, module_parts, names
+from reprodocs.check_alerts.branches import covers, entry_places, module_parts, names, placed
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -29,6 +29,8 @@ STILL_RAISED = "still-raised"
 WITHOUT_ALERT = "entry-without-alert"
 UNCOVERED = "uncovered-branch"
 WITHOUT_BRANCH = "entry-without-branch"
+#: The files an entry-without-branch finding names at most (a package's are many).
+SHOWN_FILES = 3
 KINDS = (UNREADABLE, UNDOCUMENTED, STALE, STILL_RAISED, WITHOUT_ALERT, UNCOVERED, WITHOUT_BRANCH)
 
 
@@ -300,13 +302,10 @@ def without_branch(
             continue
         places = entry_places(entry.name, entry.aliases)
         found = sorted({path for name in places for module, path in modules.items()
-                        if _in_module(name, module)})  # fmt: skip
+                        if placed(name, module) is not None})  # fmt: skip
         if found:
-            message = __("%s reads no switch (%s)") % (entry.name, ", ".join(found))
+            files = ", ".join(found[:SHOWN_FILES])
+            if len(found) > SHOWN_FILES:
+                files += __(" and %d more") % (len(found) - SHOWN_FILES)
+            message = __("%s reads no switch (%s)") % (entry.name, files)
             yield Finding(WITHOUT_BRANCH, *entry.location, message, None, entry.name, entry.docs)
-
-
-def _in_module(name: str, module: tuple[str, ...]) -> bool:
-    """Whether *name* names *module* (its last parts) or an object of it."""
-    wanted = tuple(name.split("."))
-    return any(wanted[:length] == module[-length:] for length in range(1, len(wanted) + 1))
