@@ -21,7 +21,7 @@ from bs4 import BeautifulSoup
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from conftest import examples, pytorch_sphinx_theme2_settings
+from conftest import examples, pytorch_sphinx_theme2_settings, require_nvidia_sphinx_theme
 from reprodocs.navigation import pydata, pydata_sidebar
 from reprodocs.navigation.outcomes import Outcomes
 from test_navigation_trees import sites
@@ -217,6 +217,7 @@ def test_nvidia_sphinx_theme_pages_are_byte_identical(make_app, rootdir, tmp_pat
     """nvidia-sphinx-theme (Megatron-LM's) inherits pydata-sphinx-theme and
     asks its whole-site sidebar (``startdepth=0``, the page's ``toctree()``),
     never suppressed: the extension serves it from its own ``toctree()``."""
+    require_nvidia_sphinx_theme()
     import nvidia_sphinx_theme
 
     assert nvidia_sphinx_theme.__version__ == "0.0.9.post1"
