@@ -9,7 +9,7 @@ SPHINXOPTS ?= -W -n --keep-going
 # Extra requirements, e.g. SPHINX_PIN='sphinx<9' VENV=.venv-sphinx8 to test Sphinx 8.
 SPHINX_PIN ?=
 # The extras a venv's tests need (the 7.2.6 line adds pytorch2, see below).
-TEST_EXTRAS ?= demo,test
+TEST_EXTRAS ?= demo,test,nvidia
 # pytest-xdist: one worker per core, each test file whole in one worker (its
 # module fixtures, such as the browser, made once). PYTEST_WORKERS= runs
 # the tests in one process.
@@ -69,7 +69,7 @@ test-fast: $(VENV)/.test-installed
 # with pytorch_sphinx_theme2 (which pins Sphinx 7.2.6 and pydata-sphinx-theme
 # 0.15.4): every test, the theme's own included, then the pydata tests with
 # the versions the venv does not hold.
-SPHINX72 := VENV=.venv-sphinx72 SPHINX_PIN='sphinx==7.2.6' TEST_EXTRAS=demo,test,pytorch2
+SPHINX72 := VENV=.venv-sphinx72 SPHINX_PIN='sphinx==7.2.6' TEST_EXTRAS=demo,test,pytorch2,nvidia
 
 PYDATA_SPHINX72 := 0.16.1 0.17.1
 

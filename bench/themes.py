@@ -112,7 +112,7 @@ GENERATED_EXTRA_PAGES = {
     "pytorch": (),
 }
 #: The order of the sites in the tables.
-SITES = ("generated", "section", "django", "pytorch")
+SITES = ("generated", "section", "django", "pytorch", "torch-api")
 
 THEMES = (
     "sphinx_rtd_theme",

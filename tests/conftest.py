@@ -113,6 +113,17 @@ def examples(number: int) -> int:
     return max(1, number // 3) if os.environ.get("REPRODOCS_FEWER_EXAMPLES") else number
 
 
+def require_nvidia_sphinx_theme() -> None:
+    """Megatron-LM's theme is under NVIDIA's own licence, so it is an extra
+    of its own (``nvidia``), which the Makefile's venvs install: without it
+    the test is skipped, loudly."""
+    if importlib.util.find_spec("nvidia_sphinx_theme") is None:
+        pytest.skip(
+            "NOT CHECKED: nvidia-sphinx-theme is not installed (its licence is NVIDIA's); "
+            "the `nvidia` extra installs it, as the Makefile's venvs do"
+        )
+
+
 def require_pytorch_sphinx_theme2() -> None:
     """The theme pins Sphinx <= 7.2.6, so it is installed in the 7.2.6 line's
     venv alone (.venv-sphinx72: ``make test-sphinx72``, ``make

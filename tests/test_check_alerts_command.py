@@ -238,7 +238,8 @@ def test_json_format(tree, capsys):
     report = json.loads(out)
     assert status == 1
     assert report["version"] == 1
-    assert report["counts"] == {"files": 5, "calls": 4, "ties": 2, "entries": 5}
+    assert report["counts"] == {"files": 5, "calls": 4, "ties": 2, "entries": 5, "branches": None}
+    assert report["branches"] == []  # no switch configured
     kinds = [finding["kind"] for finding in report["findings"]]
     assert kinds == [UNREADABLE, UNDOCUMENTED, UNDOCUMENTED, STALE, STALE, STILL_RAISED,
                      WITHOUT_ALERT]  # fmt: skip
@@ -320,6 +321,7 @@ def test_every_outcome_is_a_whole_report(tree, capsys, form, arguments, error):
             "findings",
             "ignored",
             "unused_ignores",
+            "branches",
             "counts",
         }
     else:
@@ -510,3 +512,169 @@ def test_a_binary_file_and_links_in_the_tree(tree, capsys):
     ]  # fmt: skip
     assert "Traceback" not in out + err
     assert "in 5 files" in out.splitlines()[-1]  # neither aten/loop/ nor again.cpp again
+
+
+# -- A library's switches (Megatron-LM's) ---------------------------------------------
+
+MEGATRON_SOURCES = {
+    "megatron/core/transformer/moe/moe_utils.py": """\
+def unpermute(tokens, probs):
+    if torch.are_deterministic_algorithms_enabled():
+        return tokens.index_add_(0, probs, tokens)
+    return tokens.scatter_add_(0, probs, tokens)
+
+
+def permute(tokens):
+    return tokens
+""",
+    "megatron/core/tensor_parallel/layers.py": """\
+class VocabParallelEmbedding:
+    def __init__(self, config):
+        self.deterministic_mode = config.deterministic_mode
+""",
+    "megatron/core/ssm/gated_delta_net/gdn.py": """\
+class GatedDeltaNet:
+    def forward(self, x):
+        if self.config.deterministic_mode:
+            return conv1d(x)
+        return fla_conv1d(x)
+""",
+    "megatron/training/determinism.py": "def apply_determinism_to_args(args):\n    pass\n",
+}
+
+MEGATRON_PYPROJECT = """\
+[tool.reprodocs.check-alerts]
+alert-functions = []
+switches = ["torch.are_deterministic_algorithms_enabled()", "config.deterministic_mode"]
+"""
+
+#: unpermute and VocabParallelEmbedding cover their sites; permute's module
+#: is scanned but permute reads no switch, nor does determinism.py;
+#: megatron.rl is not scanned (not known); gdn.py's site is covered by none.
+MEGATRON_OPERATIONS = [
+    operation("megatron.core.transformer.moe.moe_utils.unpermute", "", [], "moe.html#u"),
+    operation("megatron.core.tensor_parallel.layers.VocabParallelEmbedding", "", [], "tp.html#v"),
+    operation("megatron.core.transformer.moe.moe_utils.permute", "", [], "moe.html#p"),
+    operation("megatron.training.determinism", "", [], "training.html#d"),
+    operation("megatron.rl.rl_utils.get_environment_rollouts", "", [], "rl.html#r"),
+]
+
+
+@pytest.fixture
+def megatron(tmp_path, monkeypatch):
+    for name, text in MEGATRON_SOURCES.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text(MEGATRON_PYPROJECT, encoding="utf-8")
+    registry = {"version": 3, "project": "Megatron", "operations": MEGATRON_OPERATIONS}
+    (tmp_path / "nondeterministic.json").write_text(json.dumps(registry), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_megatron_s_switches_each_site_and_entry(megatron, capsys):
+    status, out, err = check(capsys, "megatron", "--registry", ".", "--list-branches")
+    assert (status, err) == (1, "")
+    lines = out.splitlines()
+    gdn = "megatron/core/ssm/gated_delta_net/gdn.py"
+    assert lines[:3] == [
+        f"{gdn}:3: branch on config.deterministic_mode in GatedDeltaNet.forward: no entry",
+        (
+            "megatron/core/tensor_parallel/layers.py:3: value on config.deterministic_mode in "
+            "VocabParallelEmbedding.__init__: megatron.core.tensor_parallel.layers."
+            "VocabParallelEmbedding"
+        ),
+        (
+            "megatron/core/transformer/moe/moe_utils.py:2: branch on "
+            "torch.are_deterministic_algorithms_enabled() in unpermute: "
+            "megatron.core.transformer.moe.moe_utils.unpermute"
+        ),
+    ]
+    # No alert function configured: no entry is faulted for naming no alert.
+    assert findings("\n".join(lines[3:])) == {
+        "uncovered-branch": [
+            (
+                f"{gdn}:3: branch on config.deterministic_mode in GatedDeltaNet.forward, "
+                "which no entry covers"
+            )
+        ],
+        "entry-without-branch": [
+            (
+                "moe.html#p: megatron.core.transformer.moe.moe_utils.permute reads no switch "
+                "(megatron/core/transformer/moe/moe_utils.py)"
+            ),
+            (
+                "training.html#d: megatron.training.determinism reads no switch "
+                "(megatron/training/determinism.py)"
+            ),
+        ],
+    }
+    assert lines[-1] == (
+        "check-alerts: 3 findings, 0 ignored; 0 alerts raised in 4 files, 0 tied by tests, "
+        "5 entries; 3 switch sites, 2 covered"
+    )
+
+
+def test_megatron_s_sites_in_json(megatron, capsys):
+    status, out, _ = check(capsys, "megatron", "--registry", ".", "--format", "json")
+    report = json.loads(out)
+    assert status == 1
+    assert report["counts"]["branches"] == 3
+    [unpermute] = [b for b in report["branches"] if b["scope"] == "unpermute"]
+    assert unpermute == {
+        "path": "megatron/core/transformer/moe/moe_utils.py",
+        "line": 2,
+        "switch": "torch.are_deterministic_algorithms_enabled()",
+        "kind": "branch",
+        "scope": "unpermute",
+        "entries": ["megatron.core.transformer.moe.moe_utils.unpermute"],
+    }
+
+
+def test_an_ignore_rule_covers_a_branch_finding(megatron, capsys):
+    (megatron / "pyproject.toml").write_text(
+        MEGATRON_PYPROJECT
+        + 'ignore = [{path = "megatron/core/ssm/*", reason = "catalogued by hand"},\n'
+        + '  {operation = "megatron.training.*", reason = "validation, not a path"}]\n',
+        encoding="utf-8",
+    )
+    status, out, _ = check(capsys, "megatron", "--registry", ".")
+    assert status == 1
+    assert list(findings(out)) == ["entry-without-branch"]
+    assert "2 ignored" in out.splitlines()[-1]
+
+
+def test_without_switches_no_site_is_looked_for(megatron, capsys):
+    (megatron / "pyproject.toml").write_text("[tool.reprodocs.check-alerts]\n", encoding="utf-8")
+    _, out, _ = check(capsys, "megatron", "--registry", ".", "--list-branches")
+    assert "switch sites" not in out
+    # PyTorch's patterns: each entry naming no alert is said so.
+    assert len(findings(out)["entry-without-alert"]) == 5
+
+
+@pytest.mark.parametrize("form", ["text", "json"])
+@pytest.mark.parametrize(
+    ("table", "error"),
+    [
+        ('switches = ["f(1)"]', ".switches[0]: 'f(1)' is neither a dotted name"),
+        ("switches = 1", ".switches: must be a list of strings"),
+        ('switch = ["a.b"]', ": unknown keys: switch"),
+        ('alert-functions = ["a b"]', ".alert-functions[0]: 'a b' is not a function's name"),
+    ],
+)
+def test_a_wrong_pattern_is_named_and_exits_2(megatron, capsys, form, table, error):
+    (megatron / "pyproject.toml").write_text(
+        f"[tool.reprodocs.check-alerts]\n{table}\n", encoding="utf-8"
+    )
+    status, out, err = check(capsys, "megatron", "--registry", ".", "--format", form)
+    assert status == 2
+    said = err if form == "text" else json.loads(out)["errors"][0]
+    assert said.startswith(f"{megatron / 'pyproject.toml'} [tool.reprodocs.check-alerts]{error}")
+
+
+def test_a_python_file_that_does_not_parse_is_named(megatron, capsys):
+    broken = megatron / "megatron" / "broken.py"
+    broken.write_text("if config.deterministic_mode\n", encoding="utf-8")
+    status, _, err = check(capsys, "megatron", "--registry", ".")
+    assert status == 2
+    assert err.startswith("megatron/broken.py: cannot read its branches: ")

@@ -1,8 +1,8 @@
 """pytorch_sphinx_theme2's Markdown copies with ``reprodocs.navigation``
 (``reprodocs.navigation.markdown_copies``):
-converted from each page without the sidebar the extension wrote into it and
-the header's menu, byte-identical to the theme's own (every ``.md``,
-llms.txt, llms-full.txt).
+converted from each page's article, or from the page without the sidebar the
+extension wrote into it and the header's menu, byte-identical to the theme's
+own (every ``.md``, llms.txt, llms-full.txt).
 
 Run in .venv-sphinx72, the 7.2.6 line's venv, which holds the theme (``make
 test-sphinx72``, ``make test-pytorch2``); elsewhere skipped, loudly.
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import multiprocessing
+import shutil
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
@@ -47,14 +48,16 @@ def theme_settings(*extensions: str) -> dict:
 @pytest.fixture
 def converted(theme, monkeypatch, tmp_path):
     """What the theme's ``_html_to_markdown`` is given, page by page, in this
-    process and in its worker processes: the menus the page held
-    ("sidebar", "header", both, or "none"), the root page's empty sidebar
-    counted as none."""
+    process and in its worker processes: the article alone ("article"), or
+    the menus the page held ("sidebar", "header", both, or "none"), the root
+    page's empty sidebar counted as none."""
     record = tmp_path / "converted.txt"
     to_markdown = theme._html_to_markdown
 
     def spy(html):
         held = []
+        if html.startswith("<article"):
+            held.append("article")
         if SIDEBAR_CONTAINER in html and WITHOUT_SIDEBAR not in html:
             held.append("sidebar")
         if HEADER_MENU in html:
@@ -73,11 +76,11 @@ def converted(theme, monkeypatch, tmp_path):
     return read
 
 
-def test_pages_are_converted_without_their_menus(make_app, rootdir, tmp_path, theme, converted):
+def test_pages_are_converted_from_their_article(make_app, rootdir, tmp_path, theme, converted):
     """Alone, the theme parses every page's sidebar and header menu; with the
-    extension only the sidebars it did not write, and the menus of the first
-    page of each layout, by the check; the theme's functions are its own
-    again after the build."""
+    extension each page's article alone, and the menus of the first page of
+    each layout, by the check; the theme's functions are its own again after
+    the build."""
     convert_page = theme._convert_single_doc
     srcdir = rootdir / ROOT
     _, without = build(make_app, srcdir, tmp_path / "without", "html", theme_settings())
@@ -90,13 +93,12 @@ def test_pages_are_converted_without_their_menus(make_app, rootdir, tmp_path, th
     # (Two pages' sidebars are empty: the root page's, and lonely's.)
     assert sorted(alone) == ["header"] * 2 + ["sidebar and header"] * (documents - 2)
     assert documents >= 20
-    # Two layouts, each one's first page checked (converted with its menus
-    # and without): the pages with the extension's sidebar, and those
-    # without (first guide/advanced/a, whose sidebar is the theme's own and
-    # kept; then the two whose sidebar is empty).
-    checks = ["sidebar and header", "none", "sidebar and header", "sidebar"]
-    pages = ["sidebar"] + ["none"] * (documents - 1)
-    assert sorted(served) == sorted(checks + pages)
+    # Two layouts, each one's first page checked (converted whole and from
+    # its article): the pages with the extension's sidebar, and those
+    # without (first guide/advanced/a, whose sidebar is the theme's own;
+    # then the two whose sidebar is empty).
+    checks = ["sidebar and header", "article"] * 2
+    assert sorted(served) == sorted(checks + ["article"] * documents)
     assert "converted whole" not in app.status.getvalue()
     assert_same(with_extension, without)
     assert theme._convert_single_doc is convert_page
@@ -119,6 +121,65 @@ def test_a_layout_whose_markdown_differs_is_converted_whole(
     )
     assert app.status.getvalue().count("converted whole") == 1
     assert_same(with_extension, without)
+
+
+def test_a_layout_whose_article_alone_differs_is_converted_without_menus(
+    make_app, rootdir, tmp_path, theme, converted, monkeypatch
+):
+    """A conversion that reads the page beyond its article (here, whether it
+    has a footer) but not its menus: the pages are converted without their
+    menus, and the Markdown is the theme's."""
+    spy = theme._html_to_markdown
+    monkeypatch.setattr(theme, "_html_to_markdown", lambda html: f"{spy(html)} {'<footer' in html}")
+    srcdir = rootdir / ROOT
+    _, without = build(make_app, srcdir, tmp_path / "without", "html", theme_settings())
+    documents = len(converted())
+    app, with_extension = build(
+        make_app, srcdir, tmp_path / "with", "html", theme_settings("reprodocs.navigation")
+    )
+    served = converted()
+    assert "article" in served  # tried on the first page of each layout
+    assert served.count("none") >= documents - 2  # then the pages without their menus
+    assert "converted whole" not in app.status.getvalue()
+    assert_same(with_extension, without)
+
+
+def test_a_page_of_two_articles_is_converted_whole(make_app, rootdir, tmp_path, theme, converted):
+    """A page whose own HTML holds an article too (raw HTML) is converted
+    whole, the other pages of its layout from their article."""
+    srcdir = tmp_path / "src"
+    shutil.copytree(rootdir / ROOT, srcdir)
+    (srcdir / "zz_articles.rst").write_text(
+        ":orphan:\n\nArticles\n========\n\n.. raw:: html\n\n   <article><p>Quoted</p></article>\n",
+        encoding="utf-8",
+    )
+    _, without = build(make_app, srcdir, tmp_path / "without", "html", theme_settings())
+    documents = len(converted())
+    _, with_extension = build(
+        make_app, srcdir, tmp_path / "with", "html", theme_settings("reprodocs.navigation")
+    )
+    checks = ["sidebar and header", "article"] * 2
+    # (the page's sidebar is empty: it is in no toctree)
+    whole = ["header"]
+    assert sorted(converted()) == sorted(checks + ["article"] * (documents - 1) + whole)
+    assert "Quoted" in without["zz_articles.md"].decode()
+    assert_same(with_extension, without)
+
+
+@pytest.mark.parametrize(
+    ("page", "article"),
+    [
+        ('<main><article class="a">x</article></main>', '<article class="a">x</article>'),
+        ("<ARTICLE\n>x</Article >", "<ARTICLE\n>x</Article >"),
+        ("<p>no article</p>", None),
+        ("<article>a</article><article>b</article>", None),
+        ("</article><article>", None),
+        ("<article>unclosed", None),
+        ("<articles>x</article>", None),
+    ],
+)
+def test_article_of(page, article):
+    assert markdown.article_of(page) == article
 
 
 @pytest.mark.slow

@@ -21,7 +21,7 @@ from bs4 import BeautifulSoup
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from conftest import examples, pytorch_sphinx_theme2_settings
+from conftest import examples, pytorch_sphinx_theme2_settings, require_nvidia_sphinx_theme
 from reprodocs.navigation import pydata, pydata_sidebar
 from reprodocs.navigation.outcomes import Outcomes
 from test_navigation_trees import sites
@@ -190,6 +190,47 @@ def test_pytorch_sphinx_theme2_pages_are_byte_identical(
     assert "llms-full.txt" in without
     assert b"toctree-l2" in without["guide/install/linux.html"]
     assert "differs" not in app.status.getvalue()
+    assert_same(with_extension, without)
+    assert served["linear"] >= pages_with_sidebar(without) - 1 >= 20
+
+
+def nvidia_settings() -> dict:
+    """nvidia-sphinx-theme set up as Megatron-LM's docs/conf.py sets it up
+    (its version switcher and icon links; the public docs features, which
+    load NVIDIA's scripts, left off). Made anew for each build: the theme
+    writes its logo into the options it is given, and refuses a logo it
+    did not write."""
+    return {
+        "html_theme": "nvidia_sphinx_theme",
+        "html_theme_options": {
+            "switcher": {"json_url": "../versions1.json", "version_match": "nightly"},
+            "icon_links": [
+                {"name": "GitHub", "url": "https://github.com/NVIDIA/Megatron-LM/",
+                 "icon": "fa-brands fa-github"},
+            ],
+        },
+        "templates_path": [],
+    }  # fmt: skip
+
+
+def test_nvidia_sphinx_theme_pages_are_byte_identical(make_app, rootdir, tmp_path, served):
+    """nvidia-sphinx-theme (Megatron-LM's) inherits pydata-sphinx-theme and
+    asks its whole-site sidebar (``startdepth=0``, the page's ``toctree()``),
+    never suppressed: the extension serves it from its own ``toctree()``."""
+    require_nvidia_sphinx_theme()
+    import nvidia_sphinx_theme
+
+    assert nvidia_sphinx_theme.__version__ == "0.0.9.post1"
+    srcdir = rootdir / ROOT
+    # As Megatron's conf.py: the theme found by its entry point, in no extensions.
+    _, without = build(make_app, srcdir, tmp_path / "without", "html", nvidia_settings())
+    settings = {**nvidia_settings(), "extensions": ["reprodocs.navigation"]}
+    app, with_extension = build(make_app, srcdir, tmp_path / "with", "html", settings)
+    assert b"version-switcher" in without["index.html"]
+    assert b"toctree-l2" in without["guide/install/linux.html"]
+    log = app.status.getvalue()
+    assert "differs" not in log
+    assert "startdepth" not in log
     assert_same(with_extension, without)
     assert served["linear"] >= pages_with_sidebar(without) - 1 >= 20
 

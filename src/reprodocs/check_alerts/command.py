@@ -1,6 +1,7 @@
 """``python -m reprodocs check-alerts SOURCE... --registry FILE``: the
 registry (a build's ``nondeterministic.json``) against the alerts the
-sources raise and the tests expect. All reading and printing is here;
+sources raise and the tests expect, and against the switches they branch
+on where a project configures them. All reading and printing is here;
 :mod:`~reprodocs.check_alerts.compare` decides.
 
 Exit status: 0 when they agree, 1 when they disagree, 2 when a file (a
@@ -19,8 +20,10 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from reprodocs.base.i18n import __
 from reprodocs.base.walk import files_at
+from reprodocs.check_alerts.branches import Site, file_sites
 from reprodocs.check_alerts.compare import Comparison, Ignore, Located, compare
 from reprodocs.check_alerts.formats import FORMATS, REPORTS, Counts
+from reprodocs.check_alerts.patterns import IGNORE_KEY, ConfigError, Patterns, patterns
 from reprodocs.check_alerts.registry import RegistryError, registry_at
 from reprodocs.check_alerts.scan import PYTHON_SUFFIXES, AlertCall, file_alert_calls
 from reprodocs.check_alerts.ties import Tie, file_ties
@@ -40,10 +43,6 @@ RULE_GLOBS = ("alert", "path", "operation")
 PROGRESS_EVERY = 0.2
 
 
-class ConfigError(ValueError):
-    """Ignore rules that cannot be read: the message names the file and rule."""
-
-
 @dataclass
 class Scan:
     """What the sources gave: the calls, the tests' ties, the files that
@@ -51,6 +50,9 @@ class Scan:
 
     calls: list[Located[AlertCall]] = field(default_factory=list)
     ties: list[Located[Tie]] = field(default_factory=list)
+    #: The switches' sites, and the Python files read for them.
+    sites: list[Located[Site]] = field(default_factory=list)
+    python_files: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
     files: int = 0
@@ -97,10 +99,16 @@ def add_command(commands: Any) -> None:
         metavar="FILE",
         help=str(
             __(
-                "the ignore rules: a pyproject.toml ([tool.reprodocs.check-alerts]) or a "
-                "conf.py (reprodocs_check_alerts_ignore); default: the nearest pyproject.toml"
+                "the patterns and ignore rules: a pyproject.toml "
+                "([tool.reprodocs.check-alerts]) or a conf.py (reprodocs_check_alerts_ignore, "
+                "with the default patterns); default: the nearest pyproject.toml"
             )
         ),
+    )
+    parser.add_argument(
+        "--list-branches",
+        action="store_true",
+        help=str(__("list each switch's site and the entries covering it (text format)")),
     )
     parser.set_defaults(run=run, usage_error=usage_error)
 
@@ -109,15 +117,33 @@ def run(arguments: argparse.Namespace) -> int:
     """Compare, and print the report in the format asked: errors too, so
     that a tool reading JSON gets JSON whatever happened."""
     try:
-        rules = read_rules(arguments.config or nearest_pyproject(Path.cwd()))
+        config = arguments.config or nearest_pyproject(Path.cwd())
+        wanted, rules = read_patterns(config), read_rules(config)
         entries = registry_at(arguments.registry)
     except (ConfigError, RegistryError) as error:  # nothing to compare against
         return report(arguments.format, None, Counts(0, 0, 0, 0), [str(error)])
-    scan = scan_sources(arguments.sources, sys.stderr)
+    scan = scan_sources(arguments.sources, sys.stderr, wanted)
     for notice in scan.notices:
         print(notice, file=sys.stderr)
-    comparison = compare(scan.calls, scan.ties, entries, rules)
-    counts = Counts(scan.files, len(scan.calls), len(scan.ties), len(entries))
+    switched = bool(wanted.switches)
+    comparison = compare(
+        scan.calls,
+        scan.ties,
+        entries,
+        rules,
+        scan.sites if switched else None,
+        scan.python_files,
+        alerts=bool(wanted.alert_functions),
+    )
+    counts = Counts(
+        scan.files,
+        len(scan.calls),
+        len(scan.ties),
+        len(entries),
+        len(scan.sites) if switched else None,
+    )
+    if arguments.list_branches and arguments.format == "text":
+        sys.stdout.write(branch_list(comparison))
     return report(arguments.format, comparison, counts, scan.errors)
 
 
@@ -173,7 +199,10 @@ def source_files(paths: list[str], scan: Scan) -> Iterator[Path]:
             yield met.path
 
 
-def scan_sources(paths: list[str], progress: TextIO) -> Scan:
+def scan_sources(paths: list[str], progress: TextIO, wanted: Patterns | None = None) -> Scan:
+    """What the files of *paths* hold of the patterns *wanted* (PyTorch's
+    by default): the tests' ties only where alert functions are looked for."""
+    wanted = wanted or Patterns()
     scan = Scan()
     shown = progress.isatty()
     last = time.monotonic()
@@ -184,12 +213,21 @@ def scan_sources(paths: list[str], progress: TextIO) -> Scan:
             scan.errors.append(__("%s: cannot read it: %s") % (path, error.strerror))
             continue
         scan.files += 1
-        scan.calls += (Located(str(path), call) for call in file_alert_calls(data, path.suffix))
-        if path.suffix == ".py":
+        calls = file_alert_calls(data, path.suffix, wanted.alert_functions)
+        scan.calls += (Located(str(path), call) for call in calls)
+        if path.suffix == ".py" and wanted.alert_functions:
             try:
                 scan.ties += (Located(str(path), tie) for tie in file_ties(data, str(path)))
             except (SyntaxError, ValueError) as error:
                 scan.errors.append(__("%s: cannot read its tests: %s") % (path, error))
+        if path.suffix == ".py" and wanted.switches:
+            scan.python_files.append(str(path))
+            try:
+                sites = file_sites(data, wanted.switches)
+            except (SyntaxError, ValueError) as error:
+                scan.errors.append(__("%s: cannot read its branches: %s") % (path, error))
+            else:
+                scan.sites += (Located(str(path), site) for site in sites)
         if shown and time.monotonic() - last > PROGRESS_EVERY:
             last = time.monotonic()
             progress.write("\r" + __("check-alerts: %d files scanned") % scan.files)
@@ -220,6 +258,33 @@ def check_alerts_table(path: Path) -> Any:
     return table
 
 
+def branch_list(comparison: Comparison) -> str:
+    """Each switch's site, one a line: what the code does with it, where,
+    and the entries covering it."""
+    lines = []
+    for branch in comparison.branches:
+        site = branch.site.item
+        covering = ", ".join(branch.entries) or __("no entry")
+        scope = site.scope or __("the module")
+        lines.append(
+            f"{branch.site.path}:{site.line}: {site.kind} on {site.switch} in {scope}: {covering}"
+        )
+    return "".join(f"{line}\n" for line in lines)
+
+
+def read_patterns(path: Path | None) -> Patterns:
+    """The patterns a pyproject.toml (or any TOML file) configures; a conf.py
+    or none: the defaults (PyTorch's)."""
+    if path is None or path.suffix != ".toml":
+        return Patterns()
+    try:
+        return patterns(check_alerts_table(path), f"{path} [{'.'.join(PYPROJECT_TABLE)}]")
+    except OSError as error:
+        raise ConfigError(__("%s: cannot read it: %s") % (path, error.strerror)) from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(__("%s: not TOML: %s") % (path, error)) from None
+
+
 def read_rules(path: Path | None) -> list[Ignore]:
     """The ignore rules of a pyproject.toml or a conf.py; [] for None."""
     if path is None:
@@ -228,7 +293,7 @@ def read_rules(path: Path | None) -> list[Ignore]:
         if path.suffix == ".toml":
             where = f"{path} [{'.'.join(PYPROJECT_TABLE)}]"
             table = check_alerts_table(path) or {}
-            return rules(table.get("ignore", []) if isinstance(table, dict) else None, where)
+            return rules(table.get(IGNORE_KEY, []) if isinstance(table, dict) else None, where)
         return rules(conf_setting(path), f"{path} {CONF_SETTING}")
     except OSError as error:
         raise ConfigError(__("%s: cannot read it: %s") % (path, error.strerror)) from None

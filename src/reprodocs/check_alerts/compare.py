@@ -1,19 +1,22 @@
 """The registry against the code: what the sources raise, what the tests
-expect, and what the entries say, compared into findings. Pure: the
-command reads the files and prints the findings."""
+expect, the switches the code branches on, and what the entries say,
+compared into findings. Pure: the command reads the files and prints the
+findings."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from reprodocs.base.i18n import __
+from reprodocs.check_alerts.branches import covers, entry_places, module_parts, names, placed
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from reprodocs.check_alerts.branches import Site
     from reprodocs.check_alerts.registry import Entry
     from reprodocs.check_alerts.scan import AlertCall
     from reprodocs.check_alerts.ties import Tie
@@ -24,7 +27,11 @@ UNDOCUMENTED = "undocumented-alert"
 STALE = "stale-entry"
 STILL_RAISED = "still-raised"
 WITHOUT_ALERT = "entry-without-alert"
-KINDS = (UNREADABLE, UNDOCUMENTED, STALE, STILL_RAISED, WITHOUT_ALERT)
+UNCOVERED = "uncovered-branch"
+WITHOUT_BRANCH = "entry-without-branch"
+#: The files an entry-without-branch finding names at most (a package's are many).
+SHOWN_FILES = 3
+KINDS = (UNREADABLE, UNDOCUMENTED, STALE, STILL_RAISED, WITHOUT_ALERT, UNCOVERED, WITHOUT_BRANCH)
 
 
 T = TypeVar("T")
@@ -76,10 +83,19 @@ class Finding:
 
 
 @dataclass(frozen=True)
+class Coverage:
+    """A switch's site and the entries covering it (none: a finding)."""
+
+    site: Located[Site]
+    entries: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Comparison:
     findings: list[Finding]
     ignored: list[tuple[Finding, Ignore]]
     unused: list[Ignore]
+    branches: list[Coverage] = field(default_factory=list)
 
 
 def compare(
@@ -87,16 +103,26 @@ def compare(
     ties: Iterable[Located[Tie]],
     entries: list[Entry],
     rules: Iterable[Ignore] = (),
+    sites: Iterable[Located[Site]] | None = None,
+    scanned: Iterable[str] = (),
+    alerts: bool = True,
 ) -> Comparison:
-    """Every finding about *calls*, *ties* and *entries*, without those
-    *rules* cover (kept apart, with the rule), and the rules that covered none."""
+    """Every finding about *calls*, *ties* and *entries*, and, where
+    switches are looked for (*sites* not None), about the switches' sites;
+    without those *rules* cover (kept apart, with the rule), and the rules
+    that covered none. *scanned* are the Python files read for *sites*.
+    With *alerts* False (no alert function configured)
+    an entry naming no alert is no finding."""
     calls, ties, rules = list(calls), list(ties), list(rules)
+    branches = coverage(sites, entries) if sites is not None else []
     found = [
         *unreadable(calls, ties),
         *undocumented(calls, ties, entries),
         *stale(calls, entries),
         *still_raised(calls, entries),
-        *without_alert(ties, entries),
+        *(without_alert(ties, entries) if alerts else ()),
+        *uncovered(branches),
+        *(without_branch(branches, entries, scanned) if sites is not None else ()),
     ]
     findings, ignored, used = [], [], set()
     for finding in found:
@@ -106,7 +132,8 @@ def compare(
         else:
             ignored.append((finding, rule))
             used.add(id(rule))
-    return Comparison(findings, ignored, [rule for rule in rules if id(rule) not in used])
+    unused = [rule for rule in rules if id(rule) not in used]
+    return Comparison(findings, ignored, unused, branches)
 
 
 def unreadable(calls: list[Located[AlertCall]], ties: list[Located[Tie]]) -> Iterable[Finding]:
@@ -236,3 +263,49 @@ def entry_ties(
         for entry in tied:
             found[index[id(entry)]].append((tie, len(tied)))
     return found
+
+
+def coverage(sites: Iterable[Located[Site]], entries: list[Entry]) -> list[Coverage]:
+    """Each site with the names of the entries covering it."""
+    found = []
+    for site in sites:
+        module, scope = names(site.path, site.item)
+        covering = tuple(
+            entry.name
+            for entry in entries
+            if any(covers(name, module, scope) for name in entry_places(entry.name, entry.aliases))
+        )
+        found.append(Coverage(site, covering))
+    return found
+
+
+def uncovered(branches: list[Coverage]) -> Iterable[Finding]:
+    """Sites no entry covers."""
+    for branch in branches:
+        if not branch.entries:
+            site = branch.site.item
+            where = site.scope or __("the module")
+            message = __("%s on %s in %s, which no entry covers") % (site.kind, site.switch, where)
+            yield Finding(UNCOVERED, branch.site.path, site.line, message)
+
+
+def without_branch(
+    branches: list[Coverage], entries: list[Entry], scanned: Iterable[str]
+) -> Iterable[Finding]:
+    """Entries naming a module scanned (*scanned*: the Python files) or an
+    object of one, which no site is in. (An entry whose module was not
+    scanned is not known to hold none.)"""
+    modules = {module_parts(path): path for path in scanned}
+    covering = {name for branch in branches for name in branch.entries}
+    for entry in entries:
+        if not entry.name or entry.name in covering:
+            continue
+        places = entry_places(entry.name, entry.aliases)
+        found = sorted({path for name in places for module, path in modules.items()
+                        if placed(name, module) is not None})  # fmt: skip
+        if found:
+            files = ", ".join(found[:SHOWN_FILES])
+            if len(found) > SHOWN_FILES:
+                files += __(" and %d more") % (len(found) - SHOWN_FILES)
+            message = __("%s reads no switch (%s)") % (entry.name, files)
+            yield Finding(WITHOUT_BRANCH, *entry.location, message, None, entry.name, entry.docs)

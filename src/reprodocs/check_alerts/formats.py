@@ -19,12 +19,14 @@ JSON_VERSION = 1
 
 @dataclass(frozen=True)
 class Counts:
-    """What was read: files scanned, alerts raised, tests' ties, entries."""
+    """What was read: files scanned, alerts raised, tests' ties, entries,
+    and the switches' sites (None: no switch configured)."""
 
     files: int
     calls: int
     ties: int
     entries: int
+    branches: int | None = None
 
 
 def location(finding: Finding) -> str:
@@ -45,20 +47,21 @@ def text(comparison: Comparison, counts: Counts, errors: list[str]) -> str:
     lines += [
         __("%s: this ignore rule matched nothing") % rule_text(rule) for rule in comparison.unused
     ]
-    lines.append(
-        __(
-            "check-alerts: %d findings, %d ignored; %d alerts raised in %d files, "
-            "%d tied by tests, %d entries"
-        )
-        % (
-            len(comparison.findings),
-            len(comparison.ignored),
-            counts.calls,
-            counts.files,
-            counts.ties,
-            counts.entries,
-        )
+    summary = __(
+        "check-alerts: %d findings, %d ignored; %d alerts raised in %d files, "
+        "%d tied by tests, %d entries"
+    ) % (
+        len(comparison.findings),
+        len(comparison.ignored),
+        counts.calls,
+        counts.files,
+        counts.ties,
+        counts.entries,
     )
+    if counts.branches is not None:
+        covered = sum(1 for branch in comparison.branches if branch.entries)
+        summary += __("; %d switch sites, %d covered") % (counts.branches, covered)
+    lines.append(summary)
     return "\n".join(lines) + "\n"
 
 
@@ -75,6 +78,10 @@ def as_json(comparison: Comparison, counts: Counts, errors: list[str]) -> str:
             for finding, rule in comparison.ignored
         ],
         "unused_ignores": [asdict(rule) for rule in comparison.unused],
+        "branches": [
+            {"path": branch.site.path, **asdict(branch.site.item), "entries": list(branch.entries)}
+            for branch in comparison.branches
+        ],
         "counts": asdict(counts),
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

@@ -1,6 +1,7 @@
 """The alerts a source file raises: the calls of ATen's
 ``alertNotDeterministic("<name>")`` (C++, CUDA) and torch's
-``alert_not_deterministic("<name>")`` (Python), read with one pass of a
+``alert_not_deterministic("<name>")`` (Python), or of the functions a
+project configures (:mod:`~reprodocs.check_alerts.patterns`), read with one pass of a
 regular expression over the text, not a parser per file.
 
 A name is a string literal, several adjacent ones (joined, as the compiler
@@ -13,43 +14,42 @@ are skipped, so is a function's definition or declaration."""
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from reprodocs.check_alerts.patterns import ALERT_FUNCTIONS
+
 if TYPE_CHECKING:
     from collections.abc import Iterator
-
-#: The functions whose calls raise an alert.
-ALERT_FUNCTIONS = ("alertNotDeterministic", "alert_not_deterministic")
-
-#: Bytes found in every file that calls one of them: files without are skipped unread.
-MARKERS = tuple(name.encode() for name in ALERT_FUNCTIONS)
 
 #: The suffixes of the files read as Python; any other is read as C, C++ or CUDA.
 PYTHON_SUFFIXES = (".py", ".pyi")
 
-_CALL = rf"(?P<call>\b(?:{'|'.join(ALERT_FUNCTIONS)})\s*\()"
-
-#: C, C++ and CUDA: comments, string and character literals (raw strings
-#: too), and the calls.
-C_TOKENS = re.compile(
+#: C, C++ and CUDA: comments, string and character literals (raw strings too).
+_C_SKIPPED = (
     r"(?P<comment>//[^\n]*|/\*.*?(?:\*/|\Z))"
     r'|(?P<string>\bu8?R"(?P<delimiter>[^()\\\s]{0,16})\(.*?\)(?P=delimiter)"'
     r'|\bR"(?P<raw_delimiter>[^()\\\s]{0,16})\(.*?\)(?P=raw_delimiter)"'
     r"|(?:u8|[uUL])?\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*')"
-    "|" + _CALL,
-    re.DOTALL,
 )
 
-#: Python: comments, string literals (with their prefixes), and the calls.
-PYTHON_TOKENS = re.compile(
+#: Python: comments, string literals (with their prefixes).
+_PYTHON_SKIPPED = (
     r"(?P<comment>#[^\n]*)"
     r"|(?P<string>(?i:[rbuf]{0,2})"
     r"(?:\"\"\"(?:\\.|.)*?\"\"\"|'''(?:\\.|.)*?'''|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'))"
-    "|" + _CALL,
-    re.DOTALL,
 )
+
+
+@functools.lru_cache
+def tokens(functions: tuple[str, ...], python: bool) -> re.Pattern[str]:
+    """The comments, string literals and calls of *functions* (one at
+    least) in Python's text, or in C, C++ and CUDA's."""
+    call = rf"(?P<call>\b(?:{'|'.join(map(re.escape, functions))})\s*\()"
+    return re.compile(f"{_PYTHON_SKIPPED if python else _C_SKIPPED}|{call}", re.DOTALL)
+
 
 #: What separates adjacent literals: space, line ends (continued in Python), comments.
 _C_GAP = re.compile(r"(?:\s|//[^\n]*|/\*.*?\*/)*", re.DOTALL)
@@ -79,23 +79,30 @@ class AlertCall:
     text: str = ""
 
 
-def alert_calls(text: str, python: bool) -> Iterator[AlertCall]:
-    """The alert calls of a file's *text* (Python's, or C, C++ and CUDA's)."""
-    tokens, gap = (PYTHON_TOKENS, _PYTHON_GAP) if python else (C_TOKENS, _C_GAP)
-    for match in tokens.finditer(text):
+def alert_calls(
+    text: str, python: bool, functions: tuple[str, ...] = ALERT_FUNCTIONS
+) -> Iterator[AlertCall]:
+    """The calls of *functions* (PyTorch's by default) in a file's *text*
+    (Python's, or C, C++ and CUDA's)."""
+    if not functions:
+        return
+    pattern, gap = tokens(functions, python), _PYTHON_GAP if python else _C_GAP
+    for match in pattern.finditer(text):
         if match["call"] is None or _is_definition(text, match.start()):
             continue
         line = text.count("\n", 0, match.start()) + 1
-        yield _read_name(text, match.end(), line, tokens, gap, python)
+        yield _read_name(text, match.end(), line, pattern, gap, python)
 
 
-def file_alert_calls(data: bytes, suffix: str) -> list[AlertCall]:
-    """The alert calls of a file's bytes; [] at once for a file that names
-    neither function. Undecodable bytes are replaced: a name is ASCII."""
-    if not any(marker in data for marker in MARKERS):
+def file_alert_calls(
+    data: bytes, suffix: str, functions: tuple[str, ...] = ALERT_FUNCTIONS
+) -> list[AlertCall]:
+    """The calls of *functions* in a file's bytes; [] at once for a file
+    naming none of them. Undecodable bytes are replaced: a name is ASCII."""
+    if not any(function.encode() in data for function in functions):
         return []
     text = data.decode("utf-8", errors="replace")
-    return list(alert_calls(text, python=suffix in PYTHON_SUFFIXES))
+    return list(alert_calls(text, suffix in PYTHON_SUFFIXES, functions))
 
 
 def _is_definition(text: str, start: int) -> bool:

@@ -26,6 +26,17 @@ before the theme converts anything, the first page of each layout (template,
 sidebars, pieces) is converted both ways and compared, and a layout whose
 Markdown differs is converted whole, and the log says so.
 
+What is left of a page once its menus are removed is still several times its
+article (pydata-sphinx-theme's ``<article>``, which the conversion keeps and
+converts; the rest of the page it removes): its head, the header's frame,
+the secondary sidebar, the footer. So the conversion is given, where it
+gives the same Markdown, only the page's article: the text from its one
+``<article`` tag to its one ``</article>`` (a page with more than one, or
+none, is converted whole). Whether it does is checked as above, on the
+first page of each layout: what surrounds the article is the layout's (its
+template's), the same on each of its pages; a layout whose article alone
+differs is converted without its menus if that is the same.
+
 Here reprodocs replaces two of the theme's functions (as it replaces one
 other, :mod:`reprodocs.navigation.pytorch_sphinx_theme2_header`): the two
 names above in ``pytorch_sphinx_theme2.llm_generation``, only while the
@@ -41,6 +52,7 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import importlib
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -66,6 +78,11 @@ HTML_TO_MARKDOWN = "_html_to_markdown"
 
 #: How much of a piece's start is looked for in its page.
 _PREFIX = 256
+
+#: The article's tags, as an HTML parser reads them (in any ASCII case, as
+#: HTML's names are): its start tag's name, its end tag whole.
+_ARTICLE = "[aA][rR][tT][iI][cC][lL][eE]"
+_ARTICLE_TAGS = re.compile(rf"<{_ARTICLE}(?=[\s/>])|</{_ARTICLE}\s*>")
 
 
 def setup_markdown_copies(app: Sphinx, registry: Registry) -> None:
@@ -110,6 +127,15 @@ def without_pieces(page: str, pieces: tuple[Piece, ...]) -> str | None:
             return None
         page = lean
     return page
+
+
+def article_of(page: str) -> str | None:
+    """The page's one article, from the start of its tag to the end of its
+    end tag; None unless it holds one of each, in that order."""
+    tags = list(_ARTICLE_TAGS.finditer(page))
+    if len(tags) != 2 or tags[0].group()[1] == "/" or tags[1].group()[1] != "/":
+        return None
+    return page[tags[0].start() : tags[1].end()]
 
 
 def _occurrences(text: str, part: str) -> list[int]:
@@ -157,12 +183,34 @@ class WrittenPieces:
         return tuple(piece for _kind, piece in sorted(self.pieces[pagename].items()))
 
 
+#: How a page is given to the conversion: its article alone, or the page
+#: without its menus.
+ARTICLE = "article"
+WITHOUT_MENUS = "without menus"
+
+
+@dataclass(frozen=True)
+class Lean:
+    """How a page is given to the conversion (``form``), and its menus."""
+
+    form: str
+    pieces: tuple[Piece, ...]
+
+    def of(self, page: str) -> str | None:
+        """What the conversion is given of *page*; None: the page whole (a
+        page of the article's form without one article: the form checked
+        was the article's)."""
+        if self.form == ARTICLE:
+            return article_of(page)
+        return without_pieces(page, self.pieces)
+
+
 @dataclass
 class Converting:
     """While the theme converts: what its worker processes need to know."""
 
-    #: The pieces of each page that may be converted without them.
-    without_pieces: dict[str, tuple[Piece, ...]] = field(default_factory=dict)
+    #: Each page that may be converted without all of it: how.
+    without_pieces: dict[str, Lean] = field(default_factory=dict)
     #: The theme's functions replaced here.
     theme_own: dict[str, Callable[..., Any]] = field(default_factory=dict)
 
@@ -171,8 +219,8 @@ class Converting:
 #: have no build to ask): empty outside the theme's build-finished handler.
 CONVERTING = Converting()
 
-#: The pieces of the page being converted, in this process.
-_converting: contextvars.ContextVar[tuple[Piece, ...] | None] = contextvars.ContextVar(
+#: How the page being converted is given, in this process.
+_converting: contextvars.ContextVar[Lean | None] = contextvars.ContextVar(
     "reprodocs_converting", default=None
 )
 
@@ -232,8 +280,11 @@ def convert_without_menus(app: Sphinx, exception: BaseException | None) -> None:
     differing: list[tuple[str, tuple[str, ...], int]] = []
     for (_template, _sidebars, kinds), pagenames in state.layouts().items():
         first = pagenames[0]
-        if _same_markdown(app, to_markdown, first, state.of(first)):
-            CONVERTING.without_pieces.update((name, state.of(name)) for name in pagenames)
+        form = _same_markdown(app, to_markdown, first, state.of(first))
+        if form is not None:
+            CONVERTING.without_pieces.update(
+                (name, Lean(form, state.of(name))) for name in pagenames
+            )
         else:
             differing.append((first, kinds, len(pagenames)))
     if differing:
@@ -278,19 +329,23 @@ def _theme_module() -> ModuleType | None:
 
 def _same_markdown(
     app: Sphinx, to_markdown: Callable[[str], str], pagename: str, pieces: tuple[Piece, ...]
-) -> bool:
-    """Whether the theme's Markdown of the written page is the same without
-    its pieces."""
+) -> str | None:
+    """How the written page gives the theme's Markdown: its article alone,
+    or the page without its pieces; None: neither."""
     try:
         page = (app.outdir / app.builder.get_target_uri(pagename)).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
-        return False
+        return None
+    theirs = to_markdown(page)
+    article = article_of(page)
+    if article is not None and to_markdown(article) == theirs:
+        return ARTICLE
     lean = without_pieces(page, pieces)
-    return lean is not None and to_markdown(lean) == to_markdown(page)
+    return WITHOUT_MENUS if lean is not None and to_markdown(lean) == theirs else None
 
 
 def convert_page(args: tuple[str, str]) -> Any:
-    """The theme's ``_convert_single_doc(args)``, with the page's pieces
+    """The theme's ``_convert_single_doc(args)``, with how the page is given
     known to :func:`html_to_markdown`."""
     token = _converting.set(CONVERTING.without_pieces.get(args[0]))
     try:
@@ -300,9 +355,10 @@ def convert_page(args: tuple[str, str]) -> Any:
 
 
 def html_to_markdown(html_content: str) -> Any:
-    """The theme's ``_html_to_markdown``, given the page without its pieces."""
-    pieces = _converting.get()
-    lean = without_pieces(html_content, pieces) if pieces is not None else None
+    """The theme's ``_html_to_markdown``, given the page's article, or the
+    page without its pieces."""
+    how = _converting.get()
+    lean = how.of(html_content) if how is not None else None
     return _theme_own(HTML_TO_MARKDOWN)(lean if lean is not None else html_content)
 
 

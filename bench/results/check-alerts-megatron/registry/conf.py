@@ -1,0 +1,3 @@
+project = "Megatron-LM's catalog as today's entries"
+extensions = ["reprodocs"]
+reprodocs_registry_file = "registry.toml"
