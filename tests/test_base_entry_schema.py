@@ -70,7 +70,11 @@ def test_an_entry_s_field_names_are_written_in_the_schema_only():
 def test_the_json_schema_file_is_in_step_with_the_entry_s_schema():
     operation = json.loads(JSON_SCHEMA.read_text(encoding="utf-8"))["$defs"]["operation"]
     keys = [key.json_key if isinstance(key, Field) else key for key in entry_schema.json_keys()]
-    assert keys == operation["required"] == list(operation["properties"])
+    assert keys == list(operation["properties"])
+    # A key exported only when set (:label:) is not required: exports without it stay valid.
+    optional = [field.json_key for field in entry_schema.fields() if field.exported_when_set]
+    assert optional == [entry_schema.LABEL.json_key]
+    assert operation["required"] == [key for key in keys if key not in optional]
     for field in entry_schema.fields():
         if not field.json_key:
             continue

@@ -61,7 +61,7 @@ def test_a_bom_is_read(tmp_path):
     [
         ('deterministic-algorithms = "raises"', "an entry must name its operation (op)"),
         ('op = ""', "an entry must name its operation (op)"),
-        ('op = "x"\nmode = "raises"', "x is not in the registry: unknown option 'mode' (known: op, backend, pass"),
+        ('op = "x"\nmode = "raises"', "x is not in the registry: unknown option 'mode' (known: op, label, backend, pass"),
         ('op = "x"\ndeterministic-algorithms = "sometimes"', 'x is not in the registry: deterministic-algorithms: "sometimes" unknown'),
         ('op = "x"\npass = 2', "x is not in the registry: pass must be a string"),
         ('op = "x"\nalert = [1]', "x is not in the registry: alert must be a string, or an array of strings"),
@@ -83,7 +83,7 @@ def test_each_wrong_option_of_an_entry_is_a_problem(tmp_path):
     found = read(tmp_path, '[[entry]]\nop = "x"\npass = "up"\nmode = "raises"\n')
     assert [message.partition(": ")[::2] for _, message in found.problems] == [
         ("x is not in the registry", 'pass: "up" unknown; choose from "forward", "backward", or "both"'),
-        ("x is not in the registry", "unknown option 'mode' (known: op, backend, pass, deterministic-algorithms, when, aliases, listed-as, with, cases, alert)"),
+        ("x is not in the registry", "unknown option 'mode' (known: op, label, backend, pass, deterministic-algorithms, when, aliases, listed-as, with, cases, alert)"),
     ]  # fmt: skip
     assert found.entries == []
 

@@ -73,6 +73,10 @@ class Field(NamedTuple):
     #: called, as a page is written), shown when an entry has a value; None
     #: for a field the table shows otherwise, or not.
     column: Callable[[], str] | None = None
+    #: Whether ``nondeterministic.json`` has its key only where an entry
+    #: has a value: a key added within a version of the format, so that
+    #: the exports of projects not using it stay byte for byte the same.
+    exported_when_set: bool = False
 
     def empty(self) -> object:
         """The value of the field where no option gives one."""
@@ -80,6 +84,10 @@ class Field(NamedTuple):
 
 
 OP = Field("op", "operation", "name")
+#: What names an entry that is not an API object ("MoE token unpermute
+#: (combine)"), in place of ``:op:``: shown as text, a hyperlink target
+#: where the entry is written (:mod:`reprodocs.notes.labels`).
+LABEL = Field("label", "label", "label", exported_when_set=True)
 ALTERNATIVE = Field("alternative", "", "", entries=False)
 BACKEND = Field("backend", "backend", "backend", BACKEND_NAMES, several=True, group=NOTE_ONLY)
 PASS = Field("pass", "affected_pass", "pass", CHOICE, choices=PASSES, group=NOTE_ONLY)
@@ -103,6 +111,7 @@ ALERT = Field(
 #: Every field, in the order the directives' options are documented.
 FIELDS = (
     OP,
+    LABEL,
     ALTERNATIVE,
     BACKEND,
     PASS,
@@ -121,6 +130,7 @@ FIELDS = (
 #: entry is. A field not named here follows the others.
 JSON_ORDER: tuple[Field | str, ...] = (
     OP,
+    LABEL,
     "directive",
     BACKEND,
     PASS,

@@ -177,7 +177,7 @@ def stale(calls: list[Located[AlertCall]], entries: list[Entry]) -> Iterable[Fin
             if not any(matches(call.item, alert) for call in calls):
                 message = __(
                     "%s is documented to throw a RuntimeError, yet no source raises its alert %r"
-                ) % (entry.name, alert)
+                ) % (entry.title, alert)
                 yield Finding(STALE, *entry.location, message, alert, entry.name, entry.docs)
 
 
@@ -189,7 +189,7 @@ def still_raised(calls: list[Located[AlertCall]], entries: list[Entry]) -> Itera
                 if matches(call.item, alert):
                     message = __("raises %r, yet %s is documented to act deterministically") % (
                         alert,
-                        entry.name,
+                        entry.title,
                     )
                     yield Finding(
                         STILL_RAISED,

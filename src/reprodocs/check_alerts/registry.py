@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reprodocs.base.entry_schema import ALERT, ALGORITHMS, ALIASES
+from reprodocs.base.entry_schema import ALERT, ALGORITHMS, ALIASES, LABEL
 from reprodocs.base.i18n import __
 from reprodocs.base.vocabulary import DETERMINISTIC, JSON_NAME, RAISES
 
@@ -36,6 +36,14 @@ class Entry:
     #: An entry of the registry file: the file and the line it is written at.
     file: str = ""
     line: int | None = None
+    #: What names an entry that is not an API object (its name is then "":
+    #: no operation's, so no alert or switch is looked for by it).
+    label: str = ""
+
+    @property
+    def title(self) -> str:
+        """What a finding calls the entry: its operation, else its label."""
+        return self.name or self.label
 
     @property
     def location(self) -> tuple[str, int | None]:
@@ -103,7 +111,9 @@ def read_registry(path: Path, confdir: Path | None = None) -> list[Entry]:
 
 def entry(path: Path, index: int, operation: Any, confdir: Path | None = None) -> Entry:
     where = f"{path}: operations[{index}]"
-    if not isinstance(operation, dict) or not isinstance(operation.get("name"), str | None):
+    if not isinstance(operation, dict) or not all(
+        isinstance(operation.get(key), str | None) for key in ("name", LABEL.json_key)
+    ):
         raise RegistryError(__("%s: not an operation") % where)
     alerts = operation.get(ALERT.json_key) or []
     aliases = operation.get(ALIASES.json_key) or []
@@ -118,6 +128,7 @@ def entry(path: Path, index: int, operation: Any, confdir: Path | None = None) -
         aliases=tuple(aliases),
         file=str(confdir / file) if confdir and file else file,
         line=line,
+        label=operation.get(LABEL.json_key) or "",
     )
 
 

@@ -20,6 +20,7 @@ from reprodocs.notes.directives import NOTE_DIRECTIVE_CLASSES
 from reprodocs.notes.domain import ReproducibilityDomain, check_notes_agree
 from reprodocs.notes.drift import check_known_ops, read_known_ops
 from reprodocs.notes.json_export import export_json
+from reprodocs.notes.labels import check_labels_unique
 from reprodocs.notes.nondeterministic_ops import NondeterministicOpsDirective, nondeterministic_ops
 from reprodocs.notes.nondeterministic_ops_render import RenderIndex, reported_with_the_note
 from reprodocs.notes.publishing import publish
@@ -77,6 +78,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("doctree-read", record_conditions)
     # Notes across pages that repeat or contradict each other, on every build
     app.connect("env-updated", check_notes_agree)
+    app.connect("env-updated", check_labels_unique)
 
     # The index of them
     app.add_node(nondeterministic_ops)

@@ -36,8 +36,10 @@ def row_of(app: Sphinx, env: BuildEnvironment, note: Note) -> Row:
     # A page-level note, or an operation not documented as a Python
     # object, links to the page the note stands on (none for a file's).
     # Documented nowhere: a note is linked to where it is written; an
-    # entry that renders nothing is not linked (nothing is there).
-    written = Target(note.docname, "", "") if note.renders else Target("", "", "")
+    # entry that renders nothing is not linked (nothing is there), unless
+    # it is labelled: its target is there (reprodocs.notes.labels).
+    shows = note.renders or note.anchor
+    written = Target(note.docname, note.anchor, "") if shows else Target("", "", "")
     target = documented_at(env, note.operation) or written
     title = env.titles[note.docname].astext() if note.docname in env.titles else ""
     return Row(

@@ -12,6 +12,7 @@ from reprodocs.base.entry_schema import (
     ALGORITHMS,
     ALTERNATIVE,
     BACKEND,
+    LABEL,
     OP,
     PASS,
     WHEN,
@@ -33,6 +34,7 @@ from reprodocs.base.vocabulary import (
 )
 from reprodocs.notes.conditions import MARK
 from reprodocs.notes.domain import Note, new_note, notes_domain, python_objects
+from reprodocs.notes.labels import anchor_of, placed_targets, warn_misnamed
 from reprodocs.notes.options import NoteOptionSpec
 from reprodocs.notes.parsing import (
     argument_lines,
@@ -82,7 +84,7 @@ class NondeterministicDirective(SphinxDirective):
             record_note_text(self.env, note, self.location, values, options[RUNTIME_TEXT_OPTION])
         if self.content:
             admonition += parse_content(self, self.content, self.content_offset)
-        return [admonition]
+        return [*placed_targets(self.state.document, note, recorded), admonition]
 
     def recorded_note(self) -> tuple[Note, bool, dict[str, Any]]:
         """The directive's entry; whether it is recorded in the registry (not
@@ -91,20 +93,28 @@ class NondeterministicDirective(SphinxDirective):
         preset = {BACKEND.option: self.preset.backend, PASS.option: self.preset.affected_pass}
         options = {**preset, **self.options}
         note = self.note(options)
-        if warn_options_at_own_indent(self, note) or warn_options_unread_by_myst(self, note):
+        if (
+            warn_options_at_own_indent(self, note)
+            or warn_options_unread_by_myst(self, note)
+            or warn_misnamed(self.name, options, self.location)
+        ):
             return note, False, options
         if earlier := notes_domain(self.env).add_note(note):
-            self.warn_duplicate(note, earlier)
+            warn_duplicate(self.name, note, earlier)
             return note, False, options
         return note, True, options
 
     def note(self, options: dict[str, Any]) -> Note:
-        """The entry the directive's *options* make."""
+        """The entry the directive's *options* make: named by a label, it
+        has no operation (not the enclosing object's either), and an
+        anchor where it is written."""
         source, line = written_at(self)
+        label = options.get(LABEL.option, "")
         return new_note(
             options,
             self.declared,
-            operation=options.get(OP.option) or self.enclosing_operation(),
+            operation=options.get(OP.option) or ("" if label else self.enclosing_operation()),
+            anchor=anchor_of(label, self.state.document.ids) if label else "",
             directive=self.name,
             docname=self.env.docname,
             line=line,
@@ -113,28 +123,6 @@ class NondeterministicDirective(SphinxDirective):
             wording=self.chosen_wording(options.get(WORDING.option, "")),
             renders=self.renders,
         )
-
-    def warn_duplicate(self, note: Note, earlier: Note) -> None:
-        """Warn that *note* repeats *earlier*, a note of the same page."""
-        if earlier.place == note.place:
-            warn(
-                "duplicate",
-                __("%s: %s already carries this note (line %d)"),
-                self.name,
-                note.operation or __("this page"),
-                earlier.line,
-                location=note.location,
-            )
-        else:  # one of them is in an included file or a docstring
-            warn(
-                "duplicate",
-                __("%s: %s already carries this note (in %s, line %d)"),
-                self.name,
-                note.operation or __("this page"),
-                earlier.place,
-                earlier.line,
-                location=note.location,
-            )
 
     def condition(self, when: str) -> str:
         """``:when:`` without a leading word "when", which the note's sentence
@@ -246,6 +234,29 @@ class NondeterministicDirective(SphinxDirective):
         )  # unknown: the wording needs some line
 
 
+def warn_duplicate(directive: str, note: Note, earlier: Note) -> None:
+    """Warn that *note*, of *directive*, repeats *earlier*, a note of the same page."""
+    if earlier.place == note.place:
+        warn(
+            "duplicate",
+            __("%s: %s already carries this note (line %d)"),
+            directive,
+            note.operation or note.label or __("this page"),
+            earlier.line,
+            location=note.location,
+        )
+    else:  # one of them is in an included file or a docstring
+        warn(
+            "duplicate",
+            __("%s: %s already carries this note (in %s, line %d)"),
+            directive,
+            note.operation or note.label or __("this page"),
+            earlier.place,
+            earlier.line,
+            location=note.location,
+        )
+
+
 def with_cases(when: str, cases: tuple[str, ...]) -> str:
     """``:when:`` followed by its cases, as a note's sentence names them (a
     list shows them as a nested list): "… is used: ``linear``, ``bicubic``"."""
@@ -287,8 +298,8 @@ class NondeterministicEntry(NondeterministicDirective):
     renders: ClassVar[bool] = False
 
     def run(self) -> list[nodes.Node]:
-        self.recorded_note()
-        return []
+        note, recorded, _options = self.recorded_note()
+        return placed_targets(self.state.document, note, recorded)
 
 
 #: Every directive recording an entry of the registry, the notes' first.

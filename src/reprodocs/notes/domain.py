@@ -72,6 +72,13 @@ class Note(NamedTuple):
     #: False for an entry that renders nothing where it stands
     #: (``nondeterministic-entry``, or an entry of the registry file).
     renders: bool = True
+    #: What names the entry in place of an operation (``:label:``), for
+    #: one that is not an API object; "" for none.
+    label: str = ""
+    #: The id of the hyperlink target the entry's directive leaves where it
+    #: is written (:mod:`reprodocs.notes.labels`), which its row links to;
+    #: "" for none (an entry without a label, or the registry file's).
+    anchor: str = ""
     #: The values of the fields the entry's schema
     #: (:mod:`reprodocs.base.entry_schema`) has beyond these, as
     #: (attribute, value), in the schema's order: a field added there is
@@ -118,6 +125,7 @@ class Note(NamedTuple):
         One operation may carry several notes with different conditions."""
         return (
             self.operation,
+            self.label,
             self.backend,
             self.affected_pass,
             self.condition,
@@ -167,7 +175,7 @@ class ReproducibilityDomain(Domain):
     name = "reprodocs"
     label = _("Reproducibility notes")
     #: The extension's ``env_version``: bumped whenever the shape of the domain's data changes.
-    data_version = 10
+    data_version = 11
     # Typed by Domain: a ClassVar on Sphinx 9, an instance variable before.
     initial_data = {  # noqa: RUF012
         "notes": {},  # docname -> [Note, ...] in document order

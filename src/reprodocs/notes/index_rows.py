@@ -39,8 +39,9 @@ class Row(NamedTuple):
 
     @property
     def label(self) -> str:
-        """What the Operation column shows."""
-        return self.note.operation or self.title
+        """What the Operation column shows: the operation, else the
+        entry's label, else its page's title."""
+        return self.note.operation or self.note.label or self.title
 
     @property
     def listed(self) -> tuple[str, Target]:

@@ -60,7 +60,9 @@ def operation(
     found: dict[str, object] = {}
     for key in json_keys(declared):
         if isinstance(key, Field):
-            found[key.json_key] = exported(row.note.value(key))
+            value = row.note.value(key)
+            if value or not key.exported_when_set:
+                found[key.json_key] = exported(value)
         else:
             found[key] = place[key]
     return found

@@ -111,13 +111,17 @@ class RenderIndex(SphinxPostTransform):
             for entry in entries
         ]
         made = table(headings, rows)
-        if chosen:  # each row a hyperlink target
-            body = next(made.findall(nodes.tbody))
-            for entry, row_node in zip(entries, body.findall(nodes.row), strict=True):
-                anchor = row_id(entry, self.document.ids)
-                row_node["ids"].append(anchor)
-                self.document.ids[anchor] = row_node
+        body = next(made.findall(nodes.tbody))
+        for entry, row_node in zip(entries, body.findall(nodes.row), strict=True):
+            if chosen or entry.note.label:  # a hyperlink target
+                self.make_target(row_node, entry)
         return made
+
+    def make_target(self, node: nodes.Element, entry: Row) -> None:
+        """Make *node*, the row or item showing *entry*, a hyperlink target."""
+        anchor = row_id(entry, self.document.ids)
+        node["ids"].append(anchor)
+        self.document.ids[anchor] = node
 
     def deterministic_mode(self, entry: Row) -> list[nodes.Node]:
         """What ``torch.use_deterministic_algorithms(True)`` does to the
@@ -143,6 +147,8 @@ class RenderIndex(SphinxPostTransform):
             paragraph = nodes.paragraph()
             paragraph += self.with_condition("operation", operation, entry)
             item = nodes.list_item("", paragraph)
+            if entry.note.label:  # a hyperlink target, as its table row
+                self.make_target(item, entry)
             if entry.note.cases:
                 item += self.cases(entry)
             items += item

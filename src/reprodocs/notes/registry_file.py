@@ -21,12 +21,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from reprodocs.base.entry_schema import BACKEND, OP, PASS, entry_option_names, several_values
+from reprodocs.base.entry_schema import (
+    BACKEND,
+    LABEL,
+    OP,
+    PASS,
+    entry_option_names,
+    several_values,
+)
 from reprodocs.base.i18n import __
 from reprodocs.base.report import checked_setting, setting_location, warn
 from reprodocs.base.vocabulary import ENTRY_DIRECTIVE, ENTRY_DIRECTIVES, SEPARATOR
 from reprodocs.notes.declared_fields import declared_fields
 from reprodocs.notes.domain import new_note, notes_domain
+from reprodocs.notes.labels import naming_problem
 from reprodocs.notes.options import converter
 
 if TYPE_CHECKING:
@@ -147,10 +155,12 @@ def read_entry(
             options[key] = converter(key, declared)(text)
         except ValueError as error:
             wrong.append(f"{key}: {error}")
-    operation = options.get(OP.option)
+    if (misnamed := naming_problem(options)) is not None:
+        wrong.append(misnamed)
+    operation = options.get(OP.option) or options.get(LABEL.option)
     if not operation:
         problems += [(line, problem) for problem in wrong]
-        problems.append((line, __("an entry must name its operation (op)")))
+        problems.append((line, __("an entry must name its operation (op) or its label (label)")))
         return None
     problems += [(line, left_out(operation, problem)) for problem in wrong]
     return None if wrong else FileEntry(line, options)
@@ -198,7 +208,8 @@ def load_registry_file(app: Sphinx) -> None:
         else:  # a file that cannot be read has no line: where conf.py names it
             warn("registry_file", "%s: %s", path, problem, location=setting_location(app, SETTING))
     default = ENTRY_DIRECTIVES[ENTRY_DIRECTIVE]
-    preset = {BACKEND.option: default.backend, PASS.option: default.affected_pass}
+    # No operation for an entry named by its label.
+    preset = {BACKEND.option: default.backend, PASS.option: default.affected_pass, OP.option: ""}
     for entry in found.entries:
         entries.append(
             new_note(
