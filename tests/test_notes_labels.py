@@ -198,3 +198,55 @@ def test_repeated_labels_pairs_each_repeat_with_the_first():
         Note("torch.one", "nondeterministic-entry", "any", "both", "b", 3),
     )
     assert repeated_labels([first, other, again]) == [(again, first)]
+
+
+#: A module docstring in MyST, as Megatron-LM's docs render theirs.
+AUTODOC2 = {
+    "conf.py": """\
+extensions = ["myst_parser", "autodoc2", "reprodocs"]
+reprodocs_reproducibility_doc = "index"
+reprodocs_entry_fields = [{"option": "where", "title": "Where", "kind": "values"}]
+autodoc2_packages = ["megapkg"]
+autodoc2_render_plugin = "myst"
+autodoc2_docstring_parser_regexes = [(r".*", "myst")]
+""",
+    "index.md": """\
+# Catalog
+
+```{toctree}
+apidocs/index
+```
+
+```{nondeterministic-ops}
+```
+""",
+    "megapkg/__init__.py": '''\
+"""MoE utilities.
+
+```{nondeterministic-entry}
+:label: MoE token unpermute (combine)
+:where: megatron/core/transformer/moe/moe_utils.py
+```
+"""
+''',
+}
+
+
+def test_a_label_in_a_module_docstring_rendered_by_autodoc2_as_myst(make_app, tmp_path):
+    pytest.importorskip("autodoc2")
+    srcdir = tmp_path / "src"
+    write_project(srcdir / "megapkg", {})
+    write_project(srcdir, AUTODOC2)
+    app = make_app("html", srcdir=srcdir, freshenv=True)
+    app.build()
+    assert strip_colors(app.warning.getvalue()) == ""
+    soup = parse_html(app.outdir / "index.html")
+    [row] = soup.select("table.nondeterministic-ops tbody tr")
+    cell = row.select_one("td")
+    assert text_of(cell) == LABELS[1]
+    assert cell.select("code") == [] and row.get("id")
+    page, _, anchor = cell.select_one("a")["href"].partition("#")
+    assert anchor == "nondeterministic-entry-moe-token-unpermute-combine"
+    assert parse_html(app.outdir / page).select_one(f"[id='{anchor}']") is not None
+    [operation] = exported_index(app.outdir)["operations"]
+    assert (operation["name"], operation["label"]) == (None, LABELS[1])

@@ -76,7 +76,7 @@ class Note(NamedTuple):
     #: one that is not an API object; "" for none.
     label: str = ""
     #: The id of the hyperlink target the entry's directive leaves where it
-    #: is written (:mod:`reprodocs.notes.labels`), which its row links to;
+    #: is written (``reprodocs.notes.labels``), which its row links to;
     #: "" for none (an entry without a label, or the registry file's).
     anchor: str = ""
     #: The values of the fields the entry's schema
