@@ -122,7 +122,11 @@ def row_id(entry: Row, taken: Mapping[str, object]) -> str:
     """The id making a chosen table's row a hyperlink target: the
     directive's name and the operation's (its label, for a page's note),
     numbered when the page has it already (*taken*: the page's ids)."""
-    base = nodes.make_id(f"{LIST_DIRECTIVE}-{entry.label}")
+    return free_id(nodes.make_id(f"{LIST_DIRECTIVE}-{entry.label}"), taken)
+
+
+def free_id(base: str, taken: Mapping[str, object]) -> str:
+    """*base*, numbered (``base-2``, …) when *taken* (a page's ids) has it."""
     found, number = base, 1
     while found in taken:
         number += 1

@@ -18,6 +18,7 @@ from reprodocs.base.i18n import __
 from reprodocs.base.report import warn
 from reprodocs.base.vocabulary import ENTRY_DIRECTIVE
 from reprodocs.notes.domain import notes_domain
+from reprodocs.notes.index_table import free_id
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -32,12 +33,7 @@ def anchor_of(label: str, taken: Mapping[str, object]) -> str:
     """The id of the target an entry labelled *label* leaves where it is
     written: the entry directive's name and the label's, numbered when the
     page has it already (*taken*: the page's ids)."""
-    base = nodes.make_id(f"{ENTRY_DIRECTIVE}-{label}")
-    found, number = base, 1
-    while found in taken:
-        number += 1
-        found = f"{base}-{number}"
-    return found
+    return free_id(nodes.make_id(f"{ENTRY_DIRECTIVE}-{label}"), taken)
 
 
 def placed_targets(document: nodes.document, note: Note, recorded: bool) -> list[nodes.Node]:
