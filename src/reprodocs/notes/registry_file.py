@@ -160,7 +160,10 @@ def read_entry(
     operation = options.get(OP.option) or options.get(LABEL.option)
     if not operation:
         problems += [(line, problem) for problem in wrong]
-        problems.append((line, __("an entry must name its operation (op) or its label (label)")))
+        if misnamed is None:  # an empty label says it already
+            problems.append(
+                (line, __("an entry must name its operation (op) or its label (label)"))
+            )
         return None
     problems += [(line, left_out(operation, problem)) for problem in wrong]
     return None if wrong else FileEntry(line, options)
