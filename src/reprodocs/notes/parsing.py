@@ -91,32 +91,28 @@ def myst_text_after_name(directive: SphinxDirective) -> tuple[str | None, int]:
     MyST has no API for it: what it gives a directive differs between its
     versions, each read as it is.
     """
-    opening = re.compile(r"^\s*(?:`{3,}|~{3,}|:{3,})\s*\{" + re.escape(directive.name) + r"\}(.*)$")
+
+    def opening(line: str) -> re.Match[str] | None:
+        match = _MYST_OPENING.match(line)
+        return match if match and match.group(1) == directive.name else None
+
     # myst-parser 5 gives the whole fence as block_text, and the content's
     # offset from the opening line (-1: the text on it).
-    if match := opening.match(directive.block_text.partition("\n")[0]):
-        return match.group(1).strip(), 1
+    if match := opening(directive.block_text.partition("\n")[0]):
+        return match.group(2).strip(), 1
     # myst-parser 4 gives the content alone, and the offset 0 for the text
     # on the opening line (already the next line's): the opening line is
     # read from the file. Its includes count one line too many.
-    source, line = directive.get_source_info()
-    if not source or not line or not os.path.isfile(source):
-        return None, 0
-    encoding = directive.config.source_encoding
-    try:
-        with open(source, encoding=encoding, errors="replace") as file:
-            candidates = list(islice(file, max(line - 2, 0), line))
-    except OSError:
-        return None, 0
-    for candidate in reversed(candidates):
-        if match := opening.match(candidate.rstrip("\r\n")):
-            return match.group(1).strip(), 0
+    line = directive.get_source_info()[1]
+    for candidate in reversed(file_lines(directive, max(line - 2, 0), line)):
+        if match := opening(candidate.rstrip("\r\n")):
+            return match.group(2).strip(), 0
     return None, 0
 
 
-def myst_option_names(directive: SphinxDirective) -> list[str] | None:
+def myst_option_names(directive: SphinxDirective) -> list[str]:
     """The options written in a MyST directive's block, by name, whether
-    MyST read them or not (None where the block is not known).
+    MyST read them or not (none where the block is not known).
 
     MyST runs a directive without each option it cannot read (an unknown
     name, a wrong value), saying only what is wrong with it; no API gives
@@ -128,14 +124,8 @@ def myst_option_names(directive: SphinxDirective) -> list[str] | None:
     if lines and _MYST_OPENING.match(lines[0]):
         below = lines[1:]
     else:
-        source, line = directive.get_source_info()
-        if not source or not line or not os.path.isfile(source):
-            return None
-        try:
-            with open(source, encoding=directive.config.source_encoding, errors="replace") as file:
-                below = [text.rstrip("\r\n") for text in islice(file, line, line + 200)]
-        except OSError:
-            return None
+        line = directive.get_source_info()[1]
+        below = file_lines(directive, line, line + 200)
     if below and below[0].strip() == "---":  # the options as YAML, up to "---"
         block = list(takewhile(lambda text: text.strip() != "---", below[1:]))
         return [match.group(1) for text in block if (match := _YAML_KEY.match(text))]
@@ -148,8 +138,23 @@ def myst_option_names(directive: SphinxDirective) -> list[str] | None:
     return names
 
 
-#: A MyST directive's opening line (backticks, tildes or colons).
-_MYST_OPENING = re.compile(r"^\s*(?:`{3,}|~{3,}|:{3,})\s*\{[\w:-]+\}")
+def file_lines(directive: SphinxDirective, start: int, stop: int) -> list[str]:
+    """Lines *start* to *stop* (counted from 0) of the file *directive* is
+    written in, without their ends; none where it is not a file (a
+    docstring) or cannot be read."""
+    source, line = directive.get_source_info()
+    if not source or not line or not os.path.isfile(source):
+        return []
+    try:
+        with open(source, encoding=directive.config.source_encoding, errors="replace") as file:
+            return [text.rstrip("\r\n") for text in islice(file, start, stop)]
+    except OSError:
+        return []
+
+
+#: A MyST directive's opening line (backticks, tildes or colons): the
+#: directive's name, and the text after it.
+_MYST_OPENING = re.compile(r"^\s*(?:`{3,}|~{3,}|:{3,})\s*\{([\w:-]+)\}(.*)$")
 #: A key of MyST's YAML options.
 _YAML_KEY = re.compile(r"^([A-Za-z0-9][\w-]*)\s*:")
 

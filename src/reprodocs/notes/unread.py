@@ -80,7 +80,7 @@ def warn_options_unread_by_myst(directive: SphinxDirective, note: Note) -> bool:
     the operation."""
     if isinstance(directive.state, RSTState):
         return False
-    unread = [name for name in myst_option_names(directive) or () if name not in directive.options]
+    unread = [name for name in myst_option_names(directive) if name not in directive.options]
     if not unread:
         return False
     warn(
