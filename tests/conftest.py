@@ -402,7 +402,7 @@ def sphinx_build_with(site: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The slow tests first (the sdist's own test run takes minutes): with
+    """The slow tests first (the browser's and the package's take longest): with
     pytest-xdist's workers (``make test`` runs ``-n auto``), the last test
     file handed out is then a short one, and the workers finish together.
     The sort is stable: within each group, the order of collection."""

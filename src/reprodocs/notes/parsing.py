@@ -103,7 +103,9 @@ def myst_text_after_name(directive: SphinxDirective) -> tuple[str | None, int]:
     # myst-parser 4 gives the content alone, and the offset 0 for the text
     # on the opening line (already the next line's): the opening line is
     # read from the file. Its includes count one line too many.
-    line = directive.get_source_info()[1]
+    line = directive.get_source_info()[1]  # None where Sphinx 9.1 knows none
+    if line is None:
+        return None, 0
     for candidate in reversed(file_lines(directive, max(line - 2, 0), line)):
         if match := opening(candidate.rstrip("\r\n")):
             return match.group(2).strip(), 0
@@ -125,7 +127,7 @@ def myst_option_names(directive: SphinxDirective) -> list[str]:
         below = lines[1:]
     else:
         line = directive.get_source_info()[1]
-        below = file_lines(directive, line, line + 200)
+        below = [] if line is None else file_lines(directive, line, line + 200)
     if below and below[0].strip() == "---":  # the options as YAML, up to "---"
         block = list(takewhile(lambda text: text.strip() != "---", below[1:]))
         return [match.group(1) for text in block if (match := _YAML_KEY.match(text))]
