@@ -767,7 +767,8 @@ def test_the_catalog_s_rows_cover_sites_by_file_and_by_folder(catalog, capsys):
         "missing-place": [
             (
                 "docs/registry.toml:12: Gated-delta-net kernel names "
-                "megatron/core/ssm/gated_delta_net.py, which does not exist"
+                "megatron/core/ssm/gated_delta_net.py, which does not exist "
+                "(a package is there: megatron/core/ssm/gated_delta_net/)"
             )
         ],
     }
@@ -813,7 +814,8 @@ def test_the_catalog_s_rows_in_github_annotations(catalog, capsys):
     ) in out.splitlines()
     assert (
         "::error file=docs/registry.toml,line=12,title=check-alerts missing-place::"
-        "Gated-delta-net kernel names megatron/core/ssm/gated_delta_net.py, which does not exist"
+        "Gated-delta-net kernel names megatron/core/ssm/gated_delta_net.py, which does not exist "
+        "(a package is there: megatron/core/ssm/gated_delta_net/)"
     ) in out.splitlines()
     # Without --list-branches, no notice.
     _, out, _ = check(capsys, "megatron", "--registry", ".", "--format", "github")
@@ -877,6 +879,7 @@ def test_the_catalog_of_a_docs_folder_with_declared_fields(megatron, capsys):
     assert findings(out.split("\n", 3)[3])["missing-place"] == [
         (
             "docs/registry.toml:1: Gated-delta-net kernel names "
-            "megatron/core/ssm/gated_delta_net.py, which does not exist"
+            "megatron/core/ssm/gated_delta_net.py, which does not exist "
+            "(a package is there: megatron/core/ssm/gated_delta_net/)"
         )
     ]

@@ -97,3 +97,16 @@ def test_a_place_not_found(sources, text, roots, missing):
     assert place.path is None
     assert place.missing is missing
     assert not place.holds("megatron/rl/rl_utils.py")
+
+
+@pytest.mark.parametrize(
+    ("text", "package"),
+    [
+        ("megatron/core/ssm/gated_delta_net.py", "megatron/core/ssm/gated_delta_net/"),
+        ("megatron/core/ssm/mamba_mixer.py", ""),
+    ],
+)
+def test_a_missing_module_s_package(sources, text, package):
+    place = locate(text, ["megatron"])
+    assert place.missing
+    assert place.package == package

@@ -357,6 +357,8 @@ def missing_places(entries: list[Entry], places: Mapping[str, Place]) -> Iterabl
         for text in entry.places:
             if text in places and places[text].missing:
                 message = __("%s names %s, which does not exist") % (entry.title, text)
+                if places[text].package:
+                    message += __(" (a package is there: %s)") % places[text].package
                 yield Finding(
                     MISSING_PLACE, *entry.location, message, None, entry.title, entry.docs
                 )

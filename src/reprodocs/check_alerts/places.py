@@ -65,6 +65,9 @@ class Place:
     path: str | None = None
     folder: bool = False
     rooted: bool = False
+    #: For a missing ``….py``: the package of that name found in its place
+    #: (the module was split), as the place would be written.
+    package: str = ""
 
     @property
     def missing(self) -> bool:
@@ -83,7 +86,7 @@ def locate(text: str, roots: Iterable[str]) -> Place:
     files among them are no root)."""
     parts = PurePosixPath(text).parts
     folder_wanted = text.endswith("/")
-    rooted = False
+    rooted, package = False, ""
     for root in roots:
         base = Path(os.path.abspath(root))
         if not parts or not base.is_dir():
@@ -98,4 +101,6 @@ def locate(text: str, roots: Iterable[str]) -> Place:
             path = start.joinpath(*parts)
             if path.is_dir() or (path.is_file() and not folder_wanted):
                 return Place(text, str(path), path.is_dir(), rooted=True)
-    return Place(text, rooted=rooted)
+            if path.suffix == ".py" and path.with_suffix("").is_dir():
+                package = f"{text.removesuffix('.py')}/"
+    return Place(text, rooted=rooted, package=package)
