@@ -678,3 +678,208 @@ def test_a_python_file_that_does_not_parse_is_named(megatron, capsys):
     status, _, err = check(capsys, "megatron", "--registry", ".")
     assert status == 2
     assert err.startswith("megatron/broken.py: cannot read its branches: ")
+
+
+# -- Megatron-LM's catalog: labelled entries placed by their fields --------------------
+
+
+def labelled(label, line, **fields):
+    """A labelled entry of the registry file (at *line*), with the project's *fields*."""
+    return {
+        "name": None,
+        "label": label,
+        "directive": "nondeterministic-entry",
+        "docname": None,
+        "uri": None,
+        "alerts": [],
+        "registry_file": {"path": "docs/registry.toml", "line": line},
+        **fields,
+    }
+
+
+#: A file (moe_utils.py's site), a folder (gdn.py's), a file become a
+#: package, a place holding no switch, and words alone.
+CATALOG = [
+    labelled(
+        "MoE token unpermute (combine)",
+        2,
+        where="``megatron/core/transformer/moe/moe_utils.py``",
+        default_path="``scatter_add_`` (atomic accumulation)",
+    ),
+    labelled("Gated-delta-net causal conv1d", 7, where="``megatron/core/ssm/gated_delta_net/``"),
+    labelled("Gated-delta-net kernel", 12, where="``megatron/core/ssm/gated_delta_net.py``"),
+    labelled(
+        "Fused cross-entropy loss (``--cross-entropy-loss-fusion``)",
+        17,
+        where_enforced_or_observed=(
+            "rejected by ``--deterministic-mode`` (``megatron/training/determinism.py``)"
+        ),
+    ),
+    labelled(
+        "Cross-allocation floating-point collectives", 22, where_enforced_or_observed="open gap"
+    ),
+]
+
+
+@pytest.fixture
+def catalog(megatron):
+    registry = {"version": 3, "project": "Megatron", "operations": CATALOG}
+    (megatron / "nondeterministic.json").write_text(json.dumps(registry), encoding="utf-8")
+    return megatron
+
+
+def test_the_catalog_s_rows_cover_sites_by_file_and_by_folder(catalog, capsys):
+    status, out, err = check(capsys, "megatron", "--registry", ".", "--list-branches")
+    assert (status, err) == (1, "")
+    lines = out.splitlines()
+    gdn, layers = (
+        "megatron/core/ssm/gated_delta_net/gdn.py",
+        "megatron/core/tensor_parallel/layers.py",
+    )
+    assert lines[:3] == [
+        (
+            f"{gdn}:3: branch on config.deterministic_mode in GatedDeltaNet.forward: "
+            "Gated-delta-net causal conv1d"
+        ),
+        (
+            f"{layers}:3: value on config.deterministic_mode in VocabParallelEmbedding.__init__: "
+            "no entry"
+        ),
+        (
+            "megatron/core/transformer/moe/moe_utils.py:2: branch on "
+            "torch.are_deterministic_algorithms_enabled() in unpermute: MoE token unpermute (combine)"
+        ),
+    ]
+    # The row of words alone ("open gap") is passed by.
+    assert findings("\n".join(lines[3:])) == {
+        "uncovered-branch": [
+            (
+                f"{layers}:3: value on config.deterministic_mode in VocabParallelEmbedding.__init__, "
+                "which no entry covers"
+            )
+        ],
+        "entry-without-branch": [
+            (
+                "docs/registry.toml:17: Fused cross-entropy loss (``--cross-entropy-loss-fusion``): "
+                "no switch is read in megatron/training/determinism.py"
+            )
+        ],
+        "missing-place": [
+            (
+                "docs/registry.toml:12: Gated-delta-net kernel names "
+                "megatron/core/ssm/gated_delta_net.py, which does not exist "
+                "(a package is there: megatron/core/ssm/gated_delta_net/)"
+            )
+        ],
+    }
+    assert lines[-1].endswith("5 entries; 3 switch sites, 2 covered")
+
+
+def test_a_row_whose_files_are_not_scanned_is_not_known_missing(catalog, capsys):
+    """Given megatron/core alone, megatron/training is outside the sources."""
+    status, out, _ = check(capsys, "megatron/core", "--registry", ".")
+    assert status == 1
+    assert "entry-without-branch" not in findings(out)
+    assert len(findings(out)["missing-place"]) == 1
+
+
+def test_the_catalog_s_rows_in_json(catalog, capsys):
+    status, out, _ = check(
+        capsys, "megatron", "--registry", ".", "--format", "json", "--list-branches"
+    )
+    report = json.loads(out)  # the listing is the report's "branches": nothing else printed
+    assert status == 1
+    assert {b["scope"]: b["entries"] for b in report["branches"]} == {
+        "GatedDeltaNet.forward": ["Gated-delta-net causal conv1d"],
+        "VocabParallelEmbedding.__init__": [],
+        "unpermute": ["MoE token unpermute (combine)"],
+    }
+    [missing] = [f for f in report["findings"] if f["kind"] == "missing-place"]
+    assert (missing["path"], missing["line"], missing["operation"]) == (
+        "docs/registry.toml",
+        12,
+        "Gated-delta-net kernel",
+    )
+
+
+def test_the_catalog_s_rows_in_github_annotations(catalog, capsys):
+    status, out, _ = check(
+        capsys, "megatron", "--registry", ".", "--format", "github", "--list-branches"
+    )
+    assert status == 1
+    assert (
+        "::notice file=megatron/core/ssm/gated_delta_net/gdn.py,line=3,"
+        "title=check-alerts branch::branch on config.deterministic_mode in "
+        "GatedDeltaNet.forward: Gated-delta-net causal conv1d"
+    ) in out.splitlines()
+    assert (
+        "::error file=docs/registry.toml,line=12,title=check-alerts missing-place::"
+        "Gated-delta-net kernel names megatron/core/ssm/gated_delta_net.py, which does not exist "
+        "(a package is there: megatron/core/ssm/gated_delta_net/)"
+    ) in out.splitlines()
+    # Without --list-branches, no notice.
+    _, out, _ = check(capsys, "megatron", "--registry", ".", "--format", "github")
+    assert "::notice" not in out
+
+
+def test_an_ignore_rule_covers_a_row_by_its_label(catalog, capsys):
+    (catalog / "pyproject.toml").write_text(
+        MEGATRON_PYPROJECT
+        + 'ignore = [{operation = "Gated-delta-net kernel", reason = "moved"}]\n',
+        encoding="utf-8",
+    )
+    _, out, _ = check(capsys, "megatron", "--registry", ".")
+    assert "missing-place" not in findings(out)
+    assert "1 ignored" in out.splitlines()[-1]
+
+
+@pytest.mark.parametrize("form", ["text", "json"])
+def test_a_field_that_is_not_text_exits_2_located(catalog, capsys, form):
+    registry = {"version": 3, "project": "M", "operations": [{**CATALOG[0], "where": 3}]}
+    (catalog / "nondeterministic.json").write_text(json.dumps(registry), encoding="utf-8")
+    status, out, err = check(capsys, "megatron", "--registry", ".", "--format", form)
+    said = err.rstrip("\n") if form == "text" else json.loads(out)["errors"][0]
+    assert status == 2
+    assert said == (
+        "nondeterministic.json: operations[0]: its field 'where' must be a string or an array "
+        "of strings"
+    )
+    assert "Traceback" not in out + err
+
+
+@pytest.mark.slow  # a Sphinx build in a process of its own: on the full lines
+def test_the_catalog_of_a_docs_folder_with_declared_fields(megatron, capsys):
+    """Where Megatron keeps its rows: a registry file and a MyST page, with
+    the fields conf.py declares; the build's JSON gives them, and the
+    registry file's line locates a row."""
+    docs = megatron / "docs"
+    docs.mkdir()
+    (docs / "conf.py").write_text(
+        'extensions = ["reprodocs", "myst_parser"]\n'
+        'reprodocs_registry_file = "registry.toml"\n'
+        'reprodocs_entry_fields = [{"option": "where", "title": "Where"}]\n',
+        encoding="utf-8",
+    )
+    (docs / "registry.toml").write_text(
+        '[[entry]]\nlabel = "Gated-delta-net kernel"\n'
+        'where = "``megatron/core/ssm/gated_delta_net.py``"\n',
+        encoding="utf-8",
+    )
+    (docs / "index.md").write_text(
+        "# Catalog\n\n```{nondeterministic-entry}\n:label: MoE token unpermute (combine)\n"
+        ":where: ``megatron/core/transformer/moe/moe_utils.py``\n```\n",
+        encoding="utf-8",
+    )
+    status, out, _ = check(capsys, "megatron", "--registry", "docs", "--list-branches")
+    assert status == 1
+    assert (
+        "megatron/core/transformer/moe/moe_utils.py:2: branch on "
+        "torch.are_deterministic_algorithms_enabled() in unpermute: MoE token unpermute (combine)"
+    ) in out.splitlines()
+    assert findings(out.split("\n", 3)[3])["missing-place"] == [
+        (
+            "docs/registry.toml:1: Gated-delta-net kernel names "
+            "megatron/core/ssm/gated_delta_net.py, which does not exist "
+            "(a package is there: megatron/core/ssm/gated_delta_net/)"
+        )
+    ]

@@ -16,9 +16,8 @@ file's module (its last path parts, so that ``moe_utils.unpermute`` and
 ``…/megatron/core/transformer/moe/moe_utils.py``'s ``unpermute``) followed
 by the start of the site's object path, or the names of folders the file
 is in (``megatron.core.ssm.gated_delta_net`` covers
-``…/gated_delta_net/gdn.py``). Entries that name files, a folder
-or words (the entry schema's) come later; :func:`entry_places` is where
-they will be read."""
+``…/gated_delta_net/gdn.py``). An entry whose fields name files or a
+folder covers the sites in them too (:mod:`~reprodocs.check_alerts.places`)."""
 
 from __future__ import annotations
 
@@ -148,8 +147,7 @@ def covers(name: str, module: tuple[str, ...], scope: tuple[str, ...]) -> bool:
     return rest is not None and scope[: len(rest)] == rest
 
 
-def entry_places(name: str, aliases: Iterable[str] = ()) -> tuple[str, ...]:
-    """The names an entry is found by in the sources: its name and aliases.
-    (The files, folder or words an entry says it lives in come with the
-    entry schema.)"""
+def entry_names(name: str, aliases: Iterable[str] = ()) -> tuple[str, ...]:
+    """The names an entry is found by in the sources: its name and aliases
+    (a labelled entry has none: its places say where it is)."""
     return tuple(place for place in (name, *aliases) if place)

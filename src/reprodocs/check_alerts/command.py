@@ -22,8 +22,9 @@ from reprodocs.base.i18n import __
 from reprodocs.base.walk import files_at
 from reprodocs.check_alerts.branches import Site, file_sites
 from reprodocs.check_alerts.compare import Comparison, Ignore, Located, compare
-from reprodocs.check_alerts.formats import FORMATS, REPORTS, Counts
+from reprodocs.check_alerts.formats import BRANCH_LISTS, FORMATS, REPORTS, Counts
 from reprodocs.check_alerts.patterns import IGNORE_KEY, ConfigError, Patterns, patterns
+from reprodocs.check_alerts.places import locate
 from reprodocs.check_alerts.registry import RegistryError, registry_at
 from reprodocs.check_alerts.scan import PYTHON_SUFFIXES, AlertCall, file_alert_calls
 from reprodocs.check_alerts.ties import Tie, file_ties
@@ -108,7 +109,13 @@ def add_command(commands: Any) -> None:
     parser.add_argument(
         "--list-branches",
         action="store_true",
-        help=str(__("list each switch's site and the entries covering it (text format)")),
+        help=str(
+            __(
+                "list each switch's site and the entries covering it, by operation or "
+                "label (text: before the findings; github: a notice on each site; json: "
+                "always in its branches)"
+            )
+        ),
     )
     parser.set_defaults(run=run, usage_error=usage_error)
 
@@ -126,6 +133,7 @@ def run(arguments: argparse.Namespace) -> int:
     for notice in scan.notices:
         print(notice, file=sys.stderr)
     switched = bool(wanted.switches)
+    places = {text: locate(text, arguments.sources) for entry in entries for text in entry.places}
     comparison = compare(
         scan.calls,
         scan.ties,
@@ -134,6 +142,7 @@ def run(arguments: argparse.Namespace) -> int:
         scan.sites if switched else None,
         scan.python_files,
         alerts=bool(wanted.alert_functions),
+        places=places,
     )
     counts = Counts(
         scan.files,
@@ -142,8 +151,8 @@ def run(arguments: argparse.Namespace) -> int:
         len(entries),
         len(scan.sites) if switched else None,
     )
-    if arguments.list_branches and arguments.format == "text":
-        sys.stdout.write(branch_list(comparison))
+    if arguments.list_branches:
+        sys.stdout.write(BRANCH_LISTS[arguments.format](comparison))
     return report(arguments.format, comparison, counts, scan.errors)
 
 
@@ -256,20 +265,6 @@ def check_alerts_table(path: Path) -> Any:
     for key in PYPROJECT_TABLE:
         table = table.get(key) if isinstance(table, dict) else None
     return table
-
-
-def branch_list(comparison: Comparison) -> str:
-    """Each switch's site, one a line: what the code does with it, where,
-    and the entries covering it."""
-    lines = []
-    for branch in comparison.branches:
-        site = branch.site.item
-        covering = ", ".join(branch.entries) or __("no entry")
-        scope = site.scope or __("the module")
-        lines.append(
-            f"{branch.site.path}:{site.line}: {site.kind} on {site.switch} in {scope}: {covering}"
-        )
-    return "".join(f"{line}\n" for line in lines)
 
 
 def read_patterns(path: Path | None) -> Patterns:

@@ -11,12 +11,13 @@ from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from reprodocs.base.i18n import __
-from reprodocs.check_alerts.branches import covers, entry_places, module_parts, names, placed
+from reprodocs.check_alerts.branches import covers, entry_names, module_parts, names, placed
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
 
     from reprodocs.check_alerts.branches import Site
+    from reprodocs.check_alerts.places import Place
     from reprodocs.check_alerts.registry import Entry
     from reprodocs.check_alerts.scan import AlertCall
     from reprodocs.check_alerts.ties import Tie
@@ -29,9 +30,19 @@ STILL_RAISED = "still-raised"
 WITHOUT_ALERT = "entry-without-alert"
 UNCOVERED = "uncovered-branch"
 WITHOUT_BRANCH = "entry-without-branch"
+MISSING_PLACE = "missing-place"
 #: The files an entry-without-branch finding names at most (a package's are many).
 SHOWN_FILES = 3
-KINDS = (UNREADABLE, UNDOCUMENTED, STALE, STILL_RAISED, WITHOUT_ALERT, UNCOVERED, WITHOUT_BRANCH)
+KINDS = (
+    UNREADABLE,
+    UNDOCUMENTED,
+    STALE,
+    STILL_RAISED,
+    WITHOUT_ALERT,
+    UNCOVERED,
+    WITHOUT_BRANCH,
+    MISSING_PLACE,
+)
 
 
 T = TypeVar("T")
@@ -84,10 +95,13 @@ class Finding:
 
 @dataclass(frozen=True)
 class Coverage:
-    """A switch's site and the entries covering it (none: a finding)."""
+    """A switch's site and the entries covering it (none: a finding), each
+    by its operation, or its label (:attr:`Entry.title`)."""
 
     site: Located[Site]
     entries: tuple[str, ...]
+    #: The covering entries' indexes in the registry (their titles may repeat).
+    indexes: tuple[int, ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -106,15 +120,18 @@ def compare(
     sites: Iterable[Located[Site]] | None = None,
     scanned: Iterable[str] = (),
     alerts: bool = True,
+    places: Mapping[str, Place] | None = None,
 ) -> Comparison:
     """Every finding about *calls*, *ties* and *entries*, and, where
     switches are looked for (*sites* not None), about the switches' sites;
     without those *rules* cover (kept apart, with the rule), and the rules
     that covered none. *scanned* are the Python files read for *sites*.
     With *alerts* False (no alert function configured)
-    an entry naming no alert is no finding."""
+    an entry naming no alert is no finding. *places* are the entries'
+    places as found among the sources (:func:`~reprodocs.check_alerts.places.locate`)."""
     calls, ties, rules = list(calls), list(ties), list(rules)
-    branches = coverage(sites, entries) if sites is not None else []
+    places = places or {}
+    branches = coverage(sites, entries, places) if sites is not None else []
     found = [
         *unreadable(calls, ties),
         *undocumented(calls, ties, entries),
@@ -122,7 +139,8 @@ def compare(
         *still_raised(calls, entries),
         *(without_alert(ties, entries) if alerts else ()),
         *uncovered(branches),
-        *(without_branch(branches, entries, scanned) if sites is not None else ()),
+        *(without_branch(branches, entries, scanned, places) if sites is not None else ()),
+        *missing_places(entries, places),
     ]
     findings, ignored, used = [], [], set()
     for finding in found:
@@ -265,17 +283,23 @@ def entry_ties(
     return found
 
 
-def coverage(sites: Iterable[Located[Site]], entries: list[Entry]) -> list[Coverage]:
-    """Each site with the names of the entries covering it."""
+def coverage(
+    sites: Iterable[Located[Site]], entries: list[Entry], places: Mapping[str, Place]
+) -> list[Coverage]:
+    """Each site with the entries covering it: naming its object, its
+    module or a package holding it, or placed in its file or a folder
+    holding it."""
     found = []
     for site in sites:
         module, scope = names(site.path, site.item)
         covering = tuple(
-            entry.name
-            for entry in entries
-            if any(covers(name, module, scope) for name in entry_places(entry.name, entry.aliases))
+            index
+            for index, entry in enumerate(entries)
+            if any(covers(name, module, scope) for name in entry_names(entry.name, entry.aliases))
+            or any(place in places and places[place].holds(site.path) for place in entry.places)
         )
-        found.append(Coverage(site, covering))
+        titles = tuple(entries[index].title for index in covering)
+        found.append(Coverage(site, titles, covering))
     return found
 
 
@@ -290,22 +314,51 @@ def uncovered(branches: list[Coverage]) -> Iterable[Finding]:
 
 
 def without_branch(
-    branches: list[Coverage], entries: list[Entry], scanned: Iterable[str]
+    branches: list[Coverage],
+    entries: list[Entry],
+    scanned: Iterable[str],
+    places: Mapping[str, Place] | None = None,
 ) -> Iterable[Finding]:
     """Entries naming a module scanned (*scanned*: the Python files) or an
-    object of one, which no site is in. (An entry whose module was not
-    scanned is not known to hold none.)"""
+    object of one, or placed in files or folders found, which no site is
+    in. (An entry whose module or places were not scanned is not known to
+    hold none.)"""
+    places = places or {}
     modules = {module_parts(path): path for path in scanned}
-    covering = {name for branch in branches for name in branch.entries}
-    for entry in entries:
-        if not entry.name or entry.name in covering:
+    covering = {index for branch in branches for index in branch.indexes}
+    for index, entry in enumerate(entries):
+        if index in covering:
             continue
-        places = entry_places(entry.name, entry.aliases)
-        found = sorted({path for name in places for module, path in modules.items()
+        named = entry_names(entry.name, entry.aliases)
+        found = sorted({path for name in named for module, path in modules.items()
                         if placed(name, module) is not None})  # fmt: skip
         if found:
-            files = ", ".join(found[:SHOWN_FILES])
-            if len(found) > SHOWN_FILES:
-                files += __(" and %d more") % (len(found) - SHOWN_FILES)
-            message = __("%s reads no switch (%s)") % (entry.name, files)
-            yield Finding(WITHOUT_BRANCH, *entry.location, message, None, entry.name, entry.docs)
+            message = __("%s reads no switch (%s)") % (entry.title, shown_files(found))
+        else:
+            found = [place for place in entry.places if place in places and places[place].path]
+            if not found:
+                continue
+            message = __("%s: no switch is read in %s") % (entry.title, shown_files(found))
+        yield Finding(WITHOUT_BRANCH, *entry.location, message, None, entry.title, entry.docs)
+
+
+def shown_files(found: list[str]) -> str:
+    """The first files of *found*, and how many more."""
+    files = ", ".join(found[:SHOWN_FILES])
+    if len(found) > SHOWN_FILES:
+        files += __(" and %d more") % (len(found) - SHOWN_FILES)
+    return files
+
+
+def missing_places(entries: list[Entry], places: Mapping[str, Place]) -> Iterable[Finding]:
+    """Places under a root of the sources that do not exist (a file become
+    a package, a folder moved), at the entry naming each."""
+    for entry in entries:
+        for text in entry.places:
+            if text in places and places[text].missing:
+                message = __("%s names %s, which does not exist") % (entry.title, text)
+                if places[text].package:
+                    message += __(" (a package is there: %s)") % places[text].package
+                yield Finding(
+                    MISSING_PLACE, *entry.location, message, None, entry.title, entry.docs
+                )

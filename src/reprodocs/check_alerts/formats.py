@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from reprodocs.base.i18n import __
 
 if TYPE_CHECKING:
-    from reprodocs.check_alerts.compare import Comparison, Finding, Ignore
+    from reprodocs.check_alerts.compare import Comparison, Coverage, Finding, Ignore
 
 FORMATS = ("text", "json", "github")
 #: The JSON report's version; bumped on incompatible changes.
@@ -110,4 +110,36 @@ def github(comparison: Comparison, counts: Counts, errors: list[str]) -> str:
     return "\n".join([*lines, text(comparison, counts, []).splitlines()[-1]]) + "\n"
 
 
+def branch_text(branch: Coverage) -> str:
+    """A site, what the code does with it, and the entries covering it."""
+    site = branch.site.item
+    covering = ", ".join(branch.entries) or __("no entry")
+    scope = site.scope or __("the module")
+    return f"{site.kind} on {site.switch} in {scope}: {covering}"
+
+
+def branch_list(comparison: Comparison) -> str:
+    """Each switch's site, one a line, at its path and line."""
+    return "".join(
+        f"{b.site.path}:{b.site.item.line}: {branch_text(b)}\n" for b in comparison.branches
+    )
+
+
+def github_branches(comparison: Comparison) -> str:
+    """Each switch's site as a notice on its line."""
+    title = escaped("check-alerts branch", True)
+    return "".join(
+        f"::notice file={escaped(b.site.path, True)},line={b.site.item.line},"
+        f"title={title}::{escaped(branch_text(b))}\n"
+        for b in comparison.branches
+    )
+
+
+def json_branches(comparison: Comparison) -> str:
+    """Nothing: the JSON report has the sites always (``"branches"``)."""
+    return ""
+
+
 REPORTS = {"text": text, "json": as_json, "github": github}
+#: ``--list-branches``, in each format: printed before the report.
+BRANCH_LISTS = {"text": branch_list, "json": json_branches, "github": github_branches}

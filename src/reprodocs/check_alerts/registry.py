@@ -1,6 +1,15 @@
 """The registry as check-alerts reads it: the operations of a
 ``nondeterministic.json`` that a reprodocs build wrote, each with what
-deterministic mode does to it and the alerts it names (``:alert:``)."""
+deterministic mode does to it, the alerts it names (``:alert:``) and the
+places its project's fields name (:mod:`~reprodocs.check_alerts.places`).
+
+A build's JSON holds every entry of the docs, whichever way it is written:
+in a page (MyST or reST), in a docstring, or in the registry file
+(``reprodocs_registry_file``), labelled or named by its operation, with the
+fields the project declares (``reprodocs_entry_fields``) as keys of its
+own. Those fields are told from the JSON itself, as the keys reprodocs'
+schema does not have: check-alerts runs no conf.py to learn them (a docs
+folder given as the registry is built by Sphinx, in its own process)."""
 
 from __future__ import annotations
 
@@ -12,12 +21,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reprodocs.base.entry_schema import ALERT, ALGORITHMS, ALIASES, LABEL
+from reprodocs.base.entry_schema import ALERT, ALGORITHMS, ALIASES, LABEL, Field, json_keys
 from reprodocs.base.i18n import __
 from reprodocs.base.vocabulary import DETERMINISTIC, JSON_NAME, RAISES
+from reprodocs.check_alerts.places import entry_places
 
 #: The versions of nondeterministic.json read; version 2 names no alerts.
 VERSIONS = (2, 3)
+#: The keys reprodocs' schema gives an operation; any other is a field the
+#: project declares.
+OWN_KEYS = frozenset(key.json_key if isinstance(key, Field) else key for key in json_keys())
 
 
 class RegistryError(ValueError):
@@ -39,6 +52,8 @@ class Entry:
     #: What names an entry that is not an API object (its name is then "":
     #: no operation's, so no alert or switch is looked for by it).
     label: str = ""
+    #: The files and folders the project's fields name (its places).
+    places: tuple[str, ...] = ()
 
     @property
     def title(self) -> str:
@@ -129,7 +144,25 @@ def entry(path: Path, index: int, operation: Any, confdir: Path | None = None) -
         file=str(confdir / file) if confdir and file else file,
         line=line,
         label=operation.get(LABEL.json_key) or "",
+        places=entry_places(declared_values(operation, where)),
     )
+
+
+def declared_values(operation: dict[str, Any], where: str) -> list[str]:
+    """The values of the fields the project declares: the keys of
+    *operation* that reprodocs' schema does not have, each a string, an
+    array of strings, or null."""
+    values: list[str] = []
+    for key, value in operation.items():
+        if key in OWN_KEYS or value is None:
+            continue
+        several = value if isinstance(value, list) else [value]
+        if not all(isinstance(item, str) for item in several):
+            raise RegistryError(
+                __("%s: its field %r must be a string or an array of strings") % (where, key)
+            )
+        values += several
+    return values
 
 
 def registry_file(written: object, where: str) -> tuple[str, int | None]:
