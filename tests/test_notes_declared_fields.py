@@ -262,3 +262,35 @@ def test_an_unknown_column_or_field_is_warned_at_the_directive(make_app, tmp_pat
     first, second = soup.select("table.nondeterministic-ops")
     assert [text_of(th) for th in first.select("thead th")][1] == "Deterministic Path"
     assert len(second.select("tbody tr")) == 2  # by the known one of :having:, default-path
+
+
+def test_a_column_takes_the_heading_given_it_and_an_empty_one_is_warned(make_app, tmp_path):
+    srcdir = tmp_path / "src"
+    write_project(srcdir, MEGATRON_FIELDS)
+    tables = TABLES.replace(
+        "operation, where,", "operation=Operation or Feature, where = Where it is ,"
+    ).replace("operation, default-path, backend", "operation, default-path=, backend")
+    (srcdir / "tables.rst").write_text(tables, encoding="utf-8")
+    app = make_app("html", srcdir=srcdir, freshenv=True)
+    app.build()
+    warnings = strip_colors(app.warning.getvalue()).splitlines()
+    assert [line.split(" WARNING: ")[0] for line in warnings] == [f"{srcdir / 'tables.rst'}:10:"]
+    assert ":columns: 'default-path=' gives the column 'default-path' no heading" in warnings[0]
+    soup = parse_html(app.outdir / "tables.html")
+    first, second = soup.select("table.nondeterministic-ops")
+    assert [text_of(th) for th in first.select("thead th")] == [
+        "Operation or Feature", "Where it is", "Deterministic Path", "Default Path"
+    ]  # fmt: skip
+    assert [text_of(th) for th in second.select("thead th")] == [
+        "Operation", "Default Path", "Backend"
+    ]  # fmt: skip
+
+
+def test_the_names_taken_are_an_entrys_record_and_fields():
+    """reprodocs.base.vocabulary.taken_names names the record's attributes
+    (which migrate cannot import): they must be Note's."""
+    from reprodocs.base.entry_schema import FIELDS, RECORD_ATTRIBUTES
+    from reprodocs.notes.domain import Note
+
+    attributes = {field.attribute for field in FIELDS if field.attribute}
+    assert set(Note._fields) == attributes | set(RECORD_ATTRIBUTES)

@@ -251,3 +251,57 @@ def test_a_label_in_a_module_docstring_rendered_by_autodoc2_as_myst(make_app, tm
     assert parse_html(app.outdir / page).select_one(f"[id='{anchor}']") is not None
     [operation] = exported_index(app.outdir)["operations"]
     assert (operation["name"], operation["label"]) == (None, LABELS[1])
+
+
+ORDER_PAGES = {
+    "conf.py": 'extensions = ["reprodocs"]\nreprodocs_reproducibility_doc = "index"\n',
+    "index.rst": """\
+Catalog
+=======
+
+.. toctree::
+
+   more
+
+.. nondeterministic-entry::
+   :label: Zeta, written first
+
+.. nondeterministic-entry::
+   :op: torch.two
+
+.. nondeterministic-entry::
+   :label: Alpha, written second
+
+.. nondeterministic-entry::
+   :op: torch.one
+
+.. nondeterministic-ops::
+""",
+    "more.rst": """\
+More
+====
+
+.. nondeterministic-entry::
+   :label: Beta, on the next page
+""",
+}
+
+
+def test_the_operations_are_sorted_and_the_labelled_entries_keep_their_written_order(
+    make_app, tmp_path
+):
+    write_project(tmp_path / "src", ORDER_PAGES)
+    app = make_app("html", srcdir=tmp_path / "src", freshenv=True)
+    app.build()
+    assert strip_colors(app.warning.getvalue()) == ""
+    soup = parse_html(app.outdir / "index.html")
+    rows = soup.select("table.nondeterministic-ops tbody tr")
+    assert [text_of(tr.select_one("td")) for tr in rows] == [
+        "torch.one", "torch.two", "Zeta, written first", "Alpha, written second",
+        "Beta, on the next page",
+    ]  # fmt: skip
+    operations = exported_index(app.outdir)["operations"]
+    assert [entry.get("label") or entry["name"] for entry in operations] == [
+        "torch.one", "torch.two", "Zeta, written first", "Alpha, written second",
+        "Beta, on the next page",
+    ]  # fmt: skip

@@ -152,6 +152,20 @@ JSON_ORDER: tuple[Field | str, ...] = (
 #: ``kind``): a line of inline text, or several, separated by commas.
 DECLARED_KINDS = (LINE, VALUES)
 
+#: The attributes an entry's record (``reprodocs.notes.domain.Note``) has
+#: beyond its fields': where and how it is written. A project's field may
+#: not take one as its name.
+RECORD_ATTRIBUTES = (
+    "directive",
+    "docname",
+    "line",
+    "source",
+    "conditions",
+    "renders",
+    "anchor",
+    "more",
+)
+
 
 def declared(option: str, title: str, kind: str = LINE) -> Field:
     """A field a project declares (``reprodocs_entry_fields``): its option

@@ -13,8 +13,11 @@ from reprodocs.base.entry_schema import (
     ALGORITHMS,
     BACKEND,
     COMMON,
+    FIELDS,
+    JSON_ORDER,
     NOTE_ONLY,
     PASS,
+    RECORD_ATTRIBUTES,
     REGISTRY,
     entry_option_names,
     group_options,
@@ -121,3 +124,30 @@ def note_options(directive: str) -> tuple[str, ...]:
         return entry_option_names()
     own = group_options(NOTE_ONLY) if directive == NOTE_DIRECTIVE else ()
     return (*own, *group_options(COMMON), *group_options(REGISTRY), RUNTIME_TEXT_OPTION)
+
+
+#: The index table's columns that are not a field's, by name (``:columns:``).
+OPERATION_COLUMN, BACKEND_COLUMN, PASS_COLUMN, NOTE_COLUMN = "operation", "backend", "pass", "note"
+
+
+def taken_names() -> frozenset[str]:
+    """The names a project's field may not have (``reprodocs_entry_fields``,
+    and the fields migrate makes of a Markdown catalog's columns):
+    reprodocs' fields' options and JSON keys, the other options of its
+    directives, the keys the export adds, the attributes of an entry's
+    record and the table's own columns."""
+    own = {name for field in FIELDS for name in (field.option, field.json_key) if name}
+    attributes = {field.attribute for field in FIELDS if field.attribute}
+    added = {key for key in JSON_ORDER if isinstance(key, str)}
+    columns = (OPERATION_COLUMN, BACKEND_COLUMN, PASS_COLUMN, NOTE_COLUMN, ALGORITHMS.option)
+    return frozenset(
+        {
+            *own,
+            *attributes,
+            *RECORD_ATTRIBUTES,
+            *added,
+            *LIST_OPTIONS,
+            RUNTIME_TEXT_OPTION,
+            *columns,
+        }
+    )

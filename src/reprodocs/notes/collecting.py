@@ -19,15 +19,16 @@ if TYPE_CHECKING:
 
 
 def collect(app: Sphinx, env: BuildEnvironment) -> tuple[Row, ...]:
-    """The index of the entries the build's builder shows, sorted by
-    operation; rows showing the same are one."""
+    """The index of the entries the build's builder shows, in the index's
+    order (:attr:`Row.order <reprodocs.notes.index_rows.Row.order>`):
+    by operation, labelled entries as written; rows showing the same are one."""
     rows = {}
     for note in notes_domain(env).notes():
         if not shown(app, note):
             continue
         row = row_of(app, env, note)
         rows[row.shown] = row
-    return tuple(rows[key] for key in sorted(rows))
+    return tuple(sorted(rows.values(), key=lambda row: row.order))
 
 
 def row_of(app: Sphinx, env: BuildEnvironment, note: Note) -> Row:

@@ -12,14 +12,12 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from reprodocs.base.entry_schema import DECLARED_KINDS, FIELDS, JSON_ORDER, LINE, declared
+from reprodocs.base.entry_schema import DECLARED_KINDS, LINE, declared
 from reprodocs.base.i18n import __
 from reprodocs.base.report import setting_location, shown, warn
 from reprodocs.base.state import build_state
-from reprodocs.base.vocabulary import LIST_OPTIONS, RUNTIME_TEXT_OPTION
+from reprodocs.base.vocabulary import taken_names
 from reprodocs.notes.directives import NOTE_DIRECTIVE_CLASSES
-from reprodocs.notes.domain import Note
-from reprodocs.notes.index_table import ALWAYS, MODE
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -43,16 +41,6 @@ class DeclaredFields:
     """Per build: the fields ``reprodocs_entry_fields`` declares rightly."""
 
     fields: tuple[Field, ...] = ()
-
-
-def taken_names() -> frozenset[str]:
-    """The names a project's field may not have: reprodocs' fields' options
-    and JSON keys, the other options of its directives, the keys the
-    export adds and the attributes of an entry."""
-    own = {name for field in FIELDS for name in (field.option, field.json_key) if name}
-    added = {key for key in JSON_ORDER if isinstance(key, str)}
-    columns = (*ALWAYS, MODE)  # the table's columns' names (``:columns:``)
-    return frozenset({*own, *added, *LIST_OPTIONS, RUNTIME_TEXT_OPTION, *Note._fields, *columns})
 
 
 def read_declarations(value: object) -> tuple[tuple[Field, ...], list[str]]:

@@ -55,9 +55,22 @@ class Row(NamedTuple):
         return bool(self.note.when or self.note.with_condition)
 
     @property
+    def order(self) -> tuple[object, ...]:
+        """Where the row stands in the index: a row of an operation (or of
+        a page-level note, by its title) sorted by what it shows; a
+        labelled entry's after them, in the order the entries are written
+        (page by page, by the page's name, then down the page; the
+        registry file's last, down the file), as a catalog kept by hand
+        lists its rows."""
+        note = self.note
+        if note.label and not note.operation:
+            return (1, not note.docname, note.docname, note.source, note.line, self.shown)
+        return (0, self.shown)
+
+    @property
     def shown(self) -> tuple[object, ...]:
-        """What the pages show of the row, in the order the index sorts
-        rows by: two rows showing the same are one. Not where the entry
+        """What the pages show of the row (in the order the index sorts
+        an operation's rows by, :attr:`order`): two rows showing the same are one. Not where the entry
         is written (a note moved down its page changes no index)."""
         note, target = self.note, self.target
         return (

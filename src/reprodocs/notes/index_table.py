@@ -16,7 +16,13 @@ from docutils import nodes
 
 from reprodocs.base.entry_schema import ALGORITHMS, Field, by_option, fields
 from reprodocs.base.i18n import _
-from reprodocs.base.vocabulary import LIST_DIRECTIVE
+from reprodocs.base.vocabulary import (
+    BACKEND_COLUMN,
+    LIST_DIRECTIVE,
+    NOTE_COLUMN,
+    OPERATION_COLUMN,
+    PASS_COLUMN,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -24,7 +30,7 @@ if TYPE_CHECKING:
     from reprodocs.notes.index_rows import Row, Target
 
 #: The columns every table may show that are not a field's, by name.
-OPERATION, BACKEND_COLUMN, PASS_COLUMN, NOTE = "operation", "backend", "pass", "note"
+OPERATION, NOTE = OPERATION_COLUMN, NOTE_COLUMN
 #: What deterministic mode does (and when): the column of ``:deterministic-algorithms:``.
 MODE = ALGORITHMS.option
 #: The columns a table without ``:columns:`` always shows.

@@ -37,6 +37,9 @@ if TYPE_CHECKING:
 JSON_VERSION = 3
 #: The JSON Schema of ``nondeterministic.json``, shipped with the package.
 JSON_SCHEMA = Path(__file__).with_name("nondeterministic.schema.json")
+#: The placeholder's attribute holding the headings ``:columns:`` gives its
+#: columns (``name=Heading``), by column; "" where none is given.
+HEADINGS = "headings"
 
 
 class nondeterministic_ops(nodes.General, nodes.Element):  # docutils names nodes so
@@ -65,9 +68,14 @@ class NondeterministicOpsDirective(SphinxDirective):
             format=self.options.get("format", FORMATS[0]),
         )
         self.set_source_info(placeholder)
-        for option in (COLUMNS_OPTION, HAVING_OPTION):
-            if option in self.options:
-                placeholder[option] = self.known_names(option)
+        if COLUMNS_OPTION in self.options:
+            columns = self.columns()
+            placeholder[COLUMNS_OPTION] = tuple(name for name, _ in columns)
+            placeholder[HEADINGS] = tuple(given for _, given in columns)
+        if HAVING_OPTION in self.options:
+            placeholder[HAVING_OPTION] = self.known_names(
+                HAVING_OPTION, self.options[HAVING_OPTION]
+            )
         if self.content:
             written = tuple(list_items(self.content))
             notes_domain(self.env).add_runtime_text(
@@ -75,13 +83,34 @@ class NondeterministicOpsDirective(SphinxDirective):
             )
         return [placeholder]
 
-    def known_names(self, option: str) -> tuple[str, ...]:
-        """The names *option* (``:columns:``, ``:having:``) gives that are a
-        column's or a field's; each other one a warning at the directive,
-        left out."""
+    def columns(self) -> list[tuple[str, str]]:
+        """The columns ``:columns:`` gives, each a name and the heading
+        given it (``name=Heading``; "" for its own), those whose name is a
+        column's: a heading given empty is a warning, the column's own used."""
+        names, headings = [], {}
+        for value in self.options[COLUMNS_OPTION]:
+            name, equals, given = (part.strip() for part in value.partition("="))
+            names.append(name)
+            headings[len(names) - 1] = given
+            if equals and not given:
+                warn(
+                    "option",
+                    __("%s: :%s: %r gives the column %r no heading; its own is used"),
+                    self.name,
+                    COLUMNS_OPTION,
+                    value,
+                    name,
+                    location=as_location(*written_at(self)),
+                )
+        known = set(self.known_names(COLUMNS_OPTION, tuple(names)))
+        return [(name, headings[index]) for index, name in enumerate(names) if name in known]
+
+    def known_names(self, option: str, given: tuple[str, ...]) -> tuple[str, ...]:
+        """The names *given* to *option* (``:columns:``, ``:having:``) that
+        are a column's or a field's; each other one a warning at the
+        directive, left out."""
         declared = declared_fields(self.env)
         known = column_names(declared) if option == COLUMNS_OPTION else field_names(declared)
-        given: tuple[str, ...] = self.options[option]
         for name in given:
             if name not in known:
                 warn(

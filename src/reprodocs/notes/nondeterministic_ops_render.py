@@ -37,7 +37,7 @@ from reprodocs.notes.declared_fields import declared_fields
 from reprodocs.notes.domain import PAGE_XREF, ReproducibilityDomain, notes_domain
 from reprodocs.notes.filtering import chosen_rows
 from reprodocs.notes.index_table import cell_content, default_columns, heading, row_id
-from reprodocs.notes.nondeterministic_ops import nondeterministic_ops
+from reprodocs.notes.nondeterministic_ops import HEADINGS, nondeterministic_ops
 from reprodocs.notes.publishing import Published
 
 if TYPE_CHECKING:
@@ -91,13 +91,18 @@ class RenderIndex(SphinxPostTransform):
                 if not chosen:
                     replacement: nodes.Element = nothing_noted()
                 elif placeholder.get("format", "table") == "table":
-                    replacement = self.table(chosen, placeholder.get("columns", ()))
+                    replacement = self.table(
+                        chosen, placeholder.get("columns", ()), placeholder.get(HEADINGS, ())
+                    )
                 else:
                     replacement = self.bullet_list(chosen)
                 replace_placeholder(placeholder, replacement)
 
-    def table(self, entries: list[Row], chosen: tuple[str, ...] = ()) -> nodes.table:
-        """One row per entry, its columns *chosen* (``:columns:``), or by
+    def table(
+        self, entries: list[Row], chosen: tuple[str, ...] = (), given: tuple[str, ...] = ()
+    ) -> nodes.table:
+        """One row per entry, its columns *chosen* (``:columns:``, each
+        under the heading *given* it, where one is), or by
         default (:mod:`reprodocs.notes.index_table`): the operation linked to
         where it is documented, its backend, pass and directive; what
         ``torch.use_deterministic_algorithms(True)`` does and when, if an
@@ -105,7 +110,10 @@ class RenderIndex(SphinxPostTransform):
         A chosen table's rows are hyperlink targets."""
         declared = declared_fields(self.env)
         names = list(chosen) or default_columns(entries, declared)
-        headings = [heading(name, declared) for name in names]
+        headings = [
+            (given[index] if index < len(given) else "") or heading(name, declared)
+            for index, name in enumerate(names)
+        ]
         rows = [
             [cell(*cell_content(self, entry, name, declared)) for name in names]
             for entry in entries
