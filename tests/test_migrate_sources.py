@@ -51,7 +51,7 @@ def test_paths_that_are_not_sources_are_reported(tree, capsys, monkeypatch):
     assert status == migrate.FILE_ERROR
     assert err.splitlines() == [
         "missing.rst: cannot migrate it: no such file or directory",
-        "notes.txt: cannot migrate it: not a .rst or .py file",
+        "notes.txt: cannot migrate it: not a .rst, .md or .py file",
     ]
     assert "+++ docs/source/tensors.rst" in out
 

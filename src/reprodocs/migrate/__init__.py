@@ -20,6 +20,13 @@ already there: :mod:`~reprodocs.migrate.existing_directives`), which gets
 followed by the items no note matched, still kept by hand and reported
 until someone writes their notes (:mod:`~reprodocs.migrate.matching`).
 
+Markdown (MyST) files are read for their catalog tables, as Megatron-LM
+keeps its determinism catalog (:mod:`~reprodocs.migrate.markdown_tables`):
+each row becomes a labelled entry, each cell's markup converted to inline
+reStructuredText (:mod:`~reprodocs.migrate.markdown_inline`), and the
+table the ``nondeterministic-ops`` directive generating it; the run prints
+the fields to declare.
+
 The rewriting works line by line on the source text
 (:mod:`~reprodocs.migrate.rewrite`); Python files are read with
 ``tokenize`` (:mod:`~reprodocs.migrate.python`), so only the text inside

@@ -59,7 +59,8 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
                 "Rewrite PyTorch 1.4's includes of the note files and PyTorch 2.x's "
                 "reproducibility note placeholders as reprodocs directives, and the "
                 "two lists of torch.use_deterministic_algorithms' docstring as "
-                "nondeterministic-ops directives generating them from the notes. "
+                "nondeterministic-ops directives generating them from the notes, and "
+                "Markdown catalog tables as entries and the directive generating them. "
                 "Without --write, print a unified diff and change nothing. Exit status: "
                 "0 when no legacy note is left, 1 when some are (or items of the lists "
                 "are kept by hand), 2 when a file could not be read, parsed or written."
@@ -67,7 +68,7 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
         ),
     )
     command.add_argument(
-        "paths", nargs="+", metavar="PATH", help=str(__("a .rst or .py file, or a directory"))
+        "paths", nargs="+", metavar="PATH", help=str(__("a .rst, .md or .py file, or a directory"))
     )
     command.add_argument(
         "--write", action="store_true", help=str(__("rewrite the files instead of printing a diff"))
@@ -175,6 +176,8 @@ def run(
         file_written = written.get(entry.path, _Written([], {}))
         said += file_written.said
         said += _lists_report(entry.path, planned.outcome, file_written.moved)
+    if planned.catalog_fields:
+        said.append(messages.fields_to_declare(planned.catalog_fields))
     return messages.say(said, stdout or sys.stdout, stderr)
 
 

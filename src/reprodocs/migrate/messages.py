@@ -5,6 +5,7 @@ and the lists' report. Each thing said carries the exit status it makes."""
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -174,6 +175,19 @@ def source_not_read(said: str) -> Message:
 def not_followed(path: Path, link: str) -> Message:
     """A symbolic link passed over: *link* says what it is (:mod:`reprodocs.base.walk`)."""
     return Message(__("%s: not followed: %s") % (path, link) + "\n")
+
+
+def fields_to_declare(fields: list[tuple[str, str]]) -> Message:
+    """The declaration of the fields the Markdown catalog tables written as
+    entries need (option, title), for the site's conf.py, which migrate
+    never edits."""
+    lines = [
+        f'    {{"option": {json.dumps(option)}, "title": {json.dumps(title, ensure_ascii=False)}, '
+        '"kind": "line"},\n'
+        for option, title in fields
+    ]
+    said = __("the catalog tables' entries need these fields declared in conf.py:")
+    return Message(f"{said}\nreprodocs_entry_fields = [\n{''.join(lines)}]\n")
 
 
 def at_line(path: Path, line: int, message: str, status: int) -> Message:

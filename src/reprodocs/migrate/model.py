@@ -170,6 +170,28 @@ class Plan:
         )
 
 
+@dataclass(frozen=True)
+class CatalogTable:
+    """A Markdown catalog table migrate writes as entries and a table
+    directive (:mod:`~reprodocs.migrate.markdown_tables`): its first line,
+    its rows' labels, and the fields its other columns are, as (option,
+    title), in its order."""
+
+    line: int
+    labels: tuple[str, ...]
+    fields: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """What the catalog tables of a run's earlier files took: their
+    labels, each with where (``path:line``), and the titles of their
+    fields (the first a field is given is its declaration's)."""
+
+    labels: tuple[tuple[str, str], ...] = ()
+    titles: tuple[tuple[str, str], ...] = ()
+
+
 @dataclass
 class Migration:
     """A file's text after migration, what was left as is, and the notes and
@@ -188,6 +210,8 @@ class Migration:
     moved: dict[int, int] = field(default_factory=dict)
     #: The first lines of the docstrings the plan's entries were added to.
     entries_added: list[int] = field(default_factory=list)
+    #: The Markdown catalog tables it writes as entries.
+    tables: list[CatalogTable] = field(default_factory=list)
 
     def add(self, other: Migration) -> None:
         """Add what *other*, the migration of a part of this text, found."""

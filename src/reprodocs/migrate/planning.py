@@ -20,7 +20,7 @@ from reprodocs.base.i18n import __
 from reprodocs.migrate.alerts import Alerts, add_alerts
 from reprodocs.migrate.finding import Found, SourceText
 from reprodocs.migrate.matching import ListsOutcome, Place, match_lists
-from reprodocs.migrate.model import Migration, Notice, Plan
+from reprodocs.migrate.model import Catalog, Migration, Notice, Plan
 from reprodocs.migrate.runtime_text import listings
 from reprodocs.migrate.settings import Settings
 from reprodocs.migrate.sources import migrate_source
@@ -40,6 +40,9 @@ class Planned:
     relies_on: dict[Path, set[Path]] = field(default_factory=dict)
     #: The files the plan gave entries to, in the order it first did.
     given_entries: list[Path] = field(default_factory=list)
+    #: The fields the Markdown catalog tables written need declared in
+    #: ``reprodocs_entry_fields``, as (option, title), in the order first met.
+    catalog_fields: list[tuple[str, str]] = field(default_factory=list)
 
 
 def plan(
@@ -84,7 +87,31 @@ def plan(
         if path in migrations:
             migrations[path].notices += notices
     given = list(dict.fromkeys(given_entries))
-    return Planned(outcome, migrations, refused, _relies_on(outcome), given)
+    fields = _catalog(by_path, migrations, settings)
+    return Planned(outcome, migrations, refused, _relies_on(outcome), given, fields)
+
+
+def _catalog(
+    by_path: dict[Path, SourceText], migrations: dict[Path, Migration], settings: Settings
+) -> list[tuple[str, str]]:
+    """The Markdown catalog tables planned, file after file: a file's
+    migrated again where the tables of the files before it took a label
+    its own take (then left as is and reported) or gave a field it has
+    another title; the fields all of them need declared."""
+    taken = Catalog()
+    for path, migration in migrations.items():
+        if not migration.tables:
+            continue
+        if taken != Catalog():
+            migration = migrate_source(path, by_path[path].text, replace(settings, catalog=taken))
+            migrations[path] = migration
+        for table in migration.tables:
+            labels = tuple((label, f"{path}:{table.line}") for label in table.labels)
+            taken = Catalog((*taken.labels, *labels), (*taken.titles, *table.fields))
+    fields: dict[str, str] = {}
+    for option, title in taken.titles:
+        fields.setdefault(option, title)
+    return list(fields.items())
 
 
 def _match(found: Found, unwritten: set[Place], alerts: Alerts | None) -> ListsOutcome:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from reprodocs.migrate.model import Plan
+from reprodocs.migrate.model import Catalog, Plan
 
 #: The site's wording when ``--wording`` does not name it: the extension's
 #: default (``reprodocs.notes.wording.DEFAULT_SET``, not imported: migrate
@@ -17,10 +17,13 @@ class Settings:
     """The site's wording set (``--wording``, its ``reprodocs_wording``): a
     legacy note whose words were another set's gets ``:wording:``; and, for
     one file, the lists' plan (the options its notes get, the items its
-    lists keep). Without a plan the lists are read and left as they are."""
+    lists keep). Without a plan the lists are read and left as they are.
+    *catalog*: what the Markdown catalog tables of the run's earlier files
+    took (their labels, their fields' titles)."""
 
     wording: str = DEFAULT_WORDING
     plan: Plan | None = None
+    catalog: Catalog = field(default_factory=Catalog)
 
 
 #: The settings of a run on a site of the default wording, lists left as they are.

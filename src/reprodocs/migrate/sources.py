@@ -18,13 +18,14 @@ from pathlib import Path
 from reprodocs.base.files import replace_file
 from reprodocs.base.i18n import __
 from reprodocs.base.walk import Met, files_at
+from reprodocs.migrate.markdown_tables import migrate_markdown
 from reprodocs.migrate.model import Migration, ParseError
 from reprodocs.migrate.owners import module_name
 from reprodocs.migrate.python import migrate_python
 from reprodocs.migrate.rewrite import rewrite_text, worth_reading
 from reprodocs.migrate.settings import DEFAULT_SETTINGS, Settings
 
-SUFFIXES = (".rst", ".py")
+SUFFIXES = (".rst", ".md", ".py")
 
 #: What the name of a temporary file holds, between the name of the file whose
 #: new text it is and a random part: ``.functional.py.reprodocs-migrate.k3x9q_2a``.
@@ -38,18 +39,18 @@ Source = Met
 
 
 def source_files(paths: Iterable[str]) -> Iterator[Source]:
-    """The ``.rst`` and ``.py`` files at or under *paths*, in order, each with
+    """The ``.rst``, ``.md`` and ``.py`` files at or under *paths*, in order, each with
     the reason it cannot be used, if any, as :func:`reprodocs.base.walk.files_at`
     finds them: hidden directories and ``__pycache__`` not entered; in a
     directory, a symbolic link not followed (the file it points to is found
     where it is, if it is under one of the directories given, or else the
     link is reported as not followed); a symbolic link given as a path
-    followed. A path given must name a regular ``.rst`` or ``.py`` file."""
+    followed. A path given must name a regular ``.rst``, ``.md`` or ``.py`` file."""
     for met in files_at(list(paths), SUFFIXES):
         if not met.given or met.problem:
             yield met
         elif met.path.suffix not in SUFFIXES:
-            yield Source(met.path, str(__("not a .rst or .py file")))
+            yield Source(met.path, str(__("not a .rst, .md or .py file")))
         elif not met.regular:
             yield Source(met.path, str(__("not a regular file")))
         else:
@@ -58,7 +59,7 @@ def source_files(paths: Iterable[str]) -> Iterator[Source]:
 
 def read_source(path: Path) -> tuple[str, str]:
     """A file's text (line endings untouched) and its encoding: a Python
-    file's declared one (PEP 263), UTF-8 for reStructuredText."""
+    file's declared one (PEP 263), UTF-8 for reStructuredText and Markdown."""
     data = path.read_bytes()
     if path.suffix == ".py":
         try:
@@ -92,7 +93,10 @@ def migrate_source(
     and whether it is a package: by the folders around it where not given).
     A file that may hold no form migrate reads is not parsed: so a file
     this Python cannot parse (newer syntax, say) is no error there, unless
-    the plan adds entries to it."""
+    the plan adds entries to it. A Markdown file's catalog tables are
+    migrated (:mod:`~reprodocs.migrate.markdown_tables`), nothing else of it."""
+    if path.suffix == ".md":
+        return migrate_markdown(text, settings)
     if not worth_reading(text) and not (settings.plan and settings.plan.entries):
         return Migration(text)
     if path.suffix == ".py":
