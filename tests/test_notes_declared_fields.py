@@ -294,3 +294,27 @@ def test_the_names_taken_are_an_entrys_record_and_fields():
 
     attributes = {field.attribute for field in FIELDS if field.attribute}
     assert set(Note._fields) == attributes | set(RECORD_ATTRIBUTES)
+
+
+def test_a_table_chooses_its_rows_by_a_field_s_value(make_app, tmp_path):
+    """``:having: name=value`` keeps the rows with that value in the field
+    (one of its values, for a field of several), markup and case aside; a
+    ``name=`` with no value is warned at the directive, any value kept."""
+    srcdir = tmp_path / "src"
+    write_project(srcdir, MEGATRON_FIELDS)
+    tables = TABLES.replace(
+        ":having: deterministic-path", ":having: where=Megatron/RL/, deterministic-path="
+    ).replace(":having: default-path, where", ":having: default-path=*Out-of-place* SCATTER")
+    (srcdir / "tables.rst").write_text(tables, encoding="utf-8")
+    app = make_app("html", srcdir=srcdir, freshenv=True)
+    app.build()
+    warnings = strip_colors(app.warning.getvalue()).splitlines()
+    assert [line.split(" WARNING: ")[0] for line in warnings] == [f"{srcdir / 'tables.rst'}:6:"]
+    assert (
+        ":having: 'deterministic-path=' gives the field 'deterministic-path' no value; "
+        "any value is kept" in warnings[0]
+    )
+    soup = parse_html(app.outdir / "tables.html")
+    first, second = soup.select("table.nondeterministic-ops")
+    assert [text_of(tr.select_one("td")) for tr in first.select("tbody tr")] == ["torch.one"]
+    assert [text_of(tr.select_one("td")) for tr in second.select("tbody tr")] == ["torch.three"]

@@ -1,6 +1,6 @@
 """The rows a table or a list shows: those its ``:backend:``, ``:pass:``
 and ``:deterministic-algorithms:`` let through, with a value in each field
-its ``:having:`` names. Also what a list's
+its ``:having:`` names (the value it names, if it names one). Also what a list's
 ``help()`` text is checked against (:mod:`reprodocs.notes.runtime_text`)."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from reprodocs.base.entry_schema import ALGORITHMS, BACKEND, PASS, by_option
+from reprodocs.base.runtime_text import words
 from reprodocs.base.vocabulary import ANY_BACKEND, HAVING_OPTION, SEPARATOR
 
 if TYPE_CHECKING:
@@ -16,6 +17,10 @@ if TYPE_CHECKING:
     from reprodocs.base.entry_schema import Field
     from reprodocs.notes.index_rows import Row
     from reprodocs.notes.nondeterministic_ops import nondeterministic_ops
+
+#: The placeholder's attribute holding the values ``:having:`` asks its
+#: fields for (``name=value``), by field; "" where any value is kept.
+HAVING_VALUES = "having_values"
 
 
 def chosen_rows(
@@ -29,8 +34,24 @@ def chosen_rows(
         rows, placeholder[BACKEND.attribute], placeholder[PASS.attribute], deterministic_algorithms
     )
     having: tuple[str, ...] = placeholder.get(HAVING_OPTION, ())
-    fields = [field for name in having if (field := by_option(name, declared))]
-    return [row for row in found if all(row.note.value(field) for field in fields)]
+    # .get: a placeholder pickled before ``name=value`` has names alone.
+    wanted: tuple[str, ...] = placeholder.get(HAVING_VALUES, ("",) * len(having))
+    fields = [
+        (field, value)
+        for name, value in zip(having, wanted, strict=True)
+        if (field := by_option(name, declared))
+    ]
+    return [row for row in found if all(has(row, field, value) for field, value in fields)]
+
+
+def has(row: Row, field: Field, wanted: str) -> bool:
+    """Whether *row* has a value in *field*: any value if *wanted* is "",
+    else one whose words are *wanted*'s, markup and case aside."""
+    value = row.note.value(field)
+    if not wanted:
+        return bool(value)
+    values = (value,) if isinstance(value, str) else value
+    return any(words(each).casefold() == words(wanted).casefold() for each in values)
 
 
 def chosen(

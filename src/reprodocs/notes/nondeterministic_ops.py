@@ -26,6 +26,7 @@ from reprodocs.base.vocabulary import COLUMNS_OPTION, FORMATS, HAVING_OPTION
 from reprodocs.base.vocabulary import JSON_NAME as JSON_NAME  # noqa: PLC0414 (public here too)
 from reprodocs.notes.declared_fields import declared_fields
 from reprodocs.notes.domain import RuntimeText, notes_domain
+from reprodocs.notes.filtering import HAVING_VALUES
 from reprodocs.notes.index_table import column_names, field_names
 from reprodocs.notes.options import LIST_OPTION_SPEC
 from reprodocs.notes.parsing import as_location, written_at
@@ -73,9 +74,9 @@ class NondeterministicOpsDirective(SphinxDirective):
             placeholder[COLUMNS_OPTION] = tuple(name for name, _ in columns)
             placeholder[HEADINGS] = tuple(given for _, given in columns)
         if HAVING_OPTION in self.options:
-            placeholder[HAVING_OPTION] = self.known_names(
-                HAVING_OPTION, self.options[HAVING_OPTION]
-            )
+            having = self.having()
+            placeholder[HAVING_OPTION] = tuple(name for name, _ in having)
+            placeholder[HAVING_VALUES] = tuple(value for _, value in having)
         if self.content:
             written = tuple(list_items(self.content))
             notes_domain(self.env).add_runtime_text(
@@ -87,23 +88,38 @@ class NondeterministicOpsDirective(SphinxDirective):
         """The columns ``:columns:`` gives, each a name and the heading
         given it (``name=Heading``; "" for its own), those whose name is a
         column's: a heading given empty is a warning, the column's own used."""
-        names, headings = [], {}
-        for value in self.options[COLUMNS_OPTION]:
-            name, equals, given = (part.strip() for part in value.partition("="))
-            names.append(name)
-            headings[len(names) - 1] = given
+        return self.named_pairs(
+            COLUMNS_OPTION, __("%s: :%s: %r gives the column %r no heading; its own is used")
+        )
+
+    def having(self) -> list[tuple[str, str]]:
+        """The fields ``:having:`` names, each with the value a row must
+        have there (``name=value``; "" for any value), those whose name is
+        a field's: a value given empty is a warning, any value then kept."""
+        return self.named_pairs(
+            HAVING_OPTION, __("%s: :%s: %r gives the field %r no value; any value is kept")
+        )
+
+    def named_pairs(self, option: str, empty: str) -> list[tuple[str, str]]:
+        """The items of *option*, each ``name`` or ``name=text``, as (name,
+        text) pairs, those whose name *option* knows; *empty* is said of a
+        ``name=`` with no text."""
+        pairs = []
+        for item in self.options[option]:
+            name, equals, given = (part.strip() for part in item.partition("="))
+            pairs.append((name, given))
             if equals and not given:
                 warn(
                     "option",
-                    __("%s: :%s: %r gives the column %r no heading; its own is used"),
+                    empty,
                     self.name,
-                    COLUMNS_OPTION,
-                    value,
+                    option,
+                    item,
                     name,
                     location=as_location(*written_at(self)),
                 )
-        known = set(self.known_names(COLUMNS_OPTION, tuple(names)))
-        return [(name, headings[index]) for index, name in enumerate(names) if name in known]
+        known = set(self.known_names(option, tuple(name for name, _ in pairs)))
+        return [(name, given) for name, given in pairs if name in known]
 
     def known_names(self, option: str, given: tuple[str, ...]) -> tuple[str, ...]:
         """The names *given* to *option* (``:columns:``, ``:having:``) that
