@@ -158,6 +158,7 @@ def compare(results: dict, warned: dict[str, Counter[str]]) -> None:
         results["gone_warnings"][name] = new_warnings(warned[name], warned[BASE])
         pages = written(WORK / f"out-megatron-docs-{name}")
         changed = differences(base, pages)
+        # (the .html files: the pages, and nvidia-sphinx-theme's _static/webpack-macros.html)
         results["pages"][name] = sum(1 for page in pages if page.endswith(".html"))
         results["identical"][name] = not changed
         results["differing"][name] = changed[:20]
@@ -170,6 +171,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-r", "--rounds", type=int, default=1, help="builds of each kind")
     parser.add_argument("--json", type=Path, help="save the raw numbers here, after every build")
     parser.add_argument(
+        "--reverse", action="store_true",
+        help="begin with the last build (a second run, balancing the first's order)",
+    )  # fmt: skip
+    parser.add_argument(
         "--commit", help="the checkout's commit, where it is no git work tree (git archive)"
     )
     args = parser.parse_args(argv)
@@ -178,11 +183,11 @@ def main(argv: list[str] | None = None) -> int:
     results: dict = {
         "python": platform.python_version(), "stack": stack(),
         "checkout": str(args.checkout), "commit": args.commit or commit(args.checkout),
-        "runs": {}, "warnings": {}, "new_warnings": {}, "gone_warnings": {},
+        "runs": {}, "warnings": {}, "warned": {}, "new_warnings": {}, "gone_warnings": {},
         "navigation": [], "pages": {}, "identical": {}, "differing": {},
     }  # fmt: skip
     warned: dict[str, Counter[str]] = {}
-    builds = list(BUILDS)
+    builds = list(BUILDS)[::-1] if args.reverse else list(BUILDS)
     for round_ in range(args.rounds):
         for name in builds if round_ % 2 == 0 else builds[::-1]:
             out = WORK / f"out-megatron-docs-{name}"
@@ -194,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
             results["runs"].setdefault(name, []).append(measured)
             warned[name] = warnings_of(build.warnings, root)
             results["warnings"][name] = sum(warned[name].values())
+            results["warned"][name] = sorted(warned[name].elements())
             if "reprodocs.navigation" in BUILDS[name]:
                 results["navigation"] = navigation_summary(build.output)
             print(f"{name}: {build.wall:.1f} s, CPU {build.cpu:.1f} s, "
