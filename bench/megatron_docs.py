@@ -3,9 +3,9 @@ builds them, with and without reprodocs: issue 42's "Megatron's real stack".
 
 Megatron-LM's docs are MyST Markdown (myst_parser), its API reference
 sphinx-autodoc2's over ``megatron/core`` (docstrings rendered as MyST), its
-theme nvidia-sphinx-theme on pydata-sphinx-theme. From a checkout (its
-``docs/`` and ``megatron/`` copied to ``bench/_work/megatron-docs``, where
-autodoc2 writes its ``apidocs/``), three builds, in rounds, in turn first
+theme nvidia-sphinx-theme on pydata-sphinx-theme. From a checkout (copied
+to ``bench/_work/megatron-docs``, where autodoc2 writes its
+``apidocs/``), three builds, in rounds, in turn first
 and last (the machine is shared), each a fresh ``sphinx-build -b html -E``
 (not ``-q``: the navigation's summary is an info line):
 
@@ -90,11 +90,13 @@ NAVIGATION = "reprodocs.navigation:"
 
 
 def prepare(checkout: Path, root: Path) -> Path:
-    """A copy of *checkout*'s ``docs/`` and ``megatron/`` at *root* (made
-    anew), its ``conf.py`` followed by :data:`CONF_TAIL`; its docs folder."""
+    """A copy of *checkout* at *root* (made anew; not its ``.git`` nor a
+    ``_build``), its ``docs/conf.py`` followed by :data:`CONF_TAIL`; its docs
+    folder. The whole tree: its pages link to files beside ``docs/`` (a
+    test under ``tests/``), which a build copies, and warns about if
+    missing."""
     shutil.rmtree(root, ignore_errors=True)
-    for folder in ("docs", "megatron"):
-        shutil.copytree(checkout / folder, root / folder, ignore=shutil.ignore_patterns("_build"))
+    shutil.copytree(checkout, root, ignore=shutil.ignore_patterns(".git", "_build"))
     conf = root / "docs" / "conf.py"
     conf.write_text(conf.read_text(encoding="utf-8") + CONF_TAIL, encoding="utf-8")
     return root / "docs"

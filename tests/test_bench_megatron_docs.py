@@ -23,7 +23,9 @@ def _load_megatron_docs():
 megatron_docs = _load_megatron_docs()
 
 
-def test_the_copy_holds_docs_and_megatron_and_adds_the_extensions_asked_for(tmp_path, monkeypatch):
+def test_the_copy_holds_the_tree_but_git_and_builds_and_adds_the_extensions_asked_for(
+    tmp_path, monkeypatch
+):
     checkout = tmp_path / "checkout"
     (checkout / "docs" / "_build").mkdir(parents=True)
     (checkout / "docs" / "_build" / "old.html").write_text("stale")
@@ -31,11 +33,14 @@ def test_the_copy_holds_docs_and_megatron_and_adds_the_extensions_asked_for(tmp_
     (checkout / "megatron" / "core").mkdir(parents=True)
     (checkout / "megatron" / "core" / "a.py").write_text("")
     (checkout / "tests").mkdir()
+    (checkout / "tests" / "test_a.py").write_text("")
+    (checkout / ".git").mkdir()
     docs = megatron_docs.prepare(checkout, tmp_path / "copy")
     assert docs == tmp_path / "copy" / "docs"
     assert (tmp_path / "copy" / "megatron" / "core" / "a.py").is_file()
     assert not (docs / "_build").exists()
-    assert not (tmp_path / "copy" / "tests").exists()
+    assert (tmp_path / "copy" / "tests" / "test_a.py").is_file()
+    assert not (tmp_path / "copy" / ".git").exists()
     for added, expected in (
         ("", ["myst_parser"]),
         ("reprodocs,reprodocs.navigation", ["myst_parser", "reprodocs", "reprodocs.navigation"]),
