@@ -21,22 +21,32 @@ class Build(NamedTuple):
     cpu: float  #: seconds, user + system: the steadier figure on a busy machine
     max_rss_mb: float  #: the process's peak resident memory
     warnings: str  #: what it wrote to stderr
+    output: str = ""  #: what it wrote to stdout, when asked for
 
 
 def timed_build(
-    command: list[str], env: dict[str, str] | None = None, accepted: tuple[int, ...] = (0,)
+    command: list[str],
+    env: dict[str, str] | None = None,
+    accepted: tuple[int, ...] = (0,),
+    output: bool = False,
 ) -> Build:
     """Run *command* (a Sphinx build) and measure it. A failed build (an exit
-    status not *accepted*) ends the benchmark: its figures would mean nothing."""
-    # stderr goes to a file: a pipe left unread while waiting could fill up
-    # and stop the build.
-    with tempfile.TemporaryFile() as stderr:
+    status not *accepted*) ends the benchmark: its figures would mean nothing.
+    With *output*, what it writes to stdout is kept (a build's log, for the
+    lines an extension writes there); else it is dropped."""
+    # stderr and stdout go to files: a pipe left unread while waiting could
+    # fill up and stop the build.
+    with tempfile.TemporaryFile() as stderr, tempfile.TemporaryFile() as stdout:
         start = time.perf_counter()
-        process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=stderr)
+        process = subprocess.Popen(
+            command, env=env, stdout=stdout if output else subprocess.DEVNULL, stderr=stderr
+        )
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - start
         stderr.seek(0)
         warnings = stderr.read().decode(errors="replace")
+        stdout.seek(0)
+        written = stdout.read().decode(errors="replace")
     if (code := os.waitstatus_to_exitcode(status)) not in accepted:
         sys.exit(f"build failed (exit {code}): {' '.join(command)}\n{warnings}")
     return Build(
@@ -44,6 +54,7 @@ def timed_build(
         cpu=usage.ru_utime + usage.ru_stime,
         max_rss_mb=usage.ru_maxrss / 1024,  # ru_maxrss is in KiB on Linux
         warnings=warnings,
+        output=written,
     )
 
 

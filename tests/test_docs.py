@@ -4,13 +4,16 @@ live index, the public API documented. `make docs` (CI) builds it with -W -n."""
 from __future__ import annotations
 
 import runpy
+import shutil
 import tomllib
 from pathlib import Path
 
+import pytest
 import yaml
+from sphinx.util.console import strip_colors
 
 import reprodocs
-from conftest import exported_index, notes_in, parse_html
+from conftest import exported_index, notes_in, parse_html, text_of
 from reprodocs.base.vocabulary import (
     ENTRY_DIRECTIVE,
     LIST_OPTIONS,
@@ -107,3 +110,53 @@ def test_read_the_docs_builds_this_site_as_make_docs_does():
     assert install["path"] == "." and set(install["extra_requirements"]) <= extras.keys()
     # Read the Docs passes no -n: conf.py asks for it.
     assert runpy.run_path(str(DOCS / "conf.py"))["nitpicky"] is True
+
+
+def test_beyond_pytorch_s_example_builds_as_megatron_s_docs(make_app, tmp_path):
+    """docs/examples/megatron, which the "Beyond PyTorch" page shows: its
+    docs/ as Megatron-LM's conf.py sets them up (sphinx-autodoc2, Google
+    docstrings through Napoleon then MyST), with reprodocs and the fields
+    it declares; each entry in its table, the docstring's among them."""
+    pytest.importorskip("autodoc2")
+    shutil.copytree(DOCS / "examples" / "megatron", tmp_path / "megatron")
+    app = make_app("html", srcdir=tmp_path / "megatron" / "docs", freshenv=True)
+    app.build()
+    assert strip_colors(app.warning.getvalue()) == ""
+    soup = parse_html(app.outdir / "op-catalog.html")
+    tables = [
+        [[text_of(cell) for cell in row.select("th, td")] for row in table.select("tr")]
+        for table in soup.select("table.nondeterministic-ops")
+    ]
+    assert tables == [
+        [
+            ["Operation", "Where", "Deterministic Path", "Default Path"],
+            [
+                "Inference DP scheduling and RL rollout order",
+                "megatron/core/inference/engines/dynamic_engine.py, megatron/rl/rl_utils.py",
+                "sort by stable key",
+                "completion order",
+            ],
+            [
+                "MoE token unpermute (combine)",
+                "megatron/core/transformer/moe/moe_utils.py",
+                "index_add_ , deterministic and CUDA-graph safe",
+                "scatter_add_ (atomic accumulation)",
+            ],
+        ],
+        [
+            ["Operation", "Where Enforced or Observed", "Status"],
+            [
+                "TP communication overlap (--tp-comm-overlap)",
+                "rejected by --deterministic-mode",
+                "Overlapped collective ordering is not reproducible.",
+            ],
+        ],
+    ]
+    # Code as ``code`` in either syntax: a value is inline reStructuredText.
+    codes = [code.get_text() for code in soup.select("table.nondeterministic-ops td code")]
+    assert codes == ["index_add_", "scatter_add_", "--deterministic-mode"]
+    [docstring_s] = [
+        op for op in exported_index(app.outdir)["operations"] if op["docname"] != "op-catalog"
+    ]
+    assert docstring_s["docname"] == "apidocs/core/core.transformer.moe.moe_utils"
+    assert docstring_s["deterministic_path"] == "``index_add_``, deterministic and CUDA-graph safe"

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from reprodocs.base import __version__
 from reprodocs.base.i18n import add_catalog
 from reprodocs.base.vocabulary import LIST_DIRECTIVE
+from reprodocs.notes.autodoc2 import mark_summaries
 from reprodocs.notes.conditions import record_conditions
 from reprodocs.notes.declared_fields import SETTING as ENTRY_FIELDS
 from reprodocs.notes.declared_fields import check_declared_fields
@@ -72,6 +73,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_domain(ReproducibilityDomain)
     for directive in NOTE_DIRECTIVE_CLASSES:
         app.add_directive(directive.directive_name, directive)
+    app.connect("builder-inited", mark_summaries)  # read once: not in autodoc2's summaries
     # Those docutils could not read (a wrong option): not in the registry, said so
     app.add_transform(UnreadNotes)
     # The only/ifconfig conditions each note is shown under

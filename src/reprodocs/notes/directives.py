@@ -32,6 +32,7 @@ from reprodocs.base.vocabulary import (
     RUNTIME_TEXT_OPTION,
     Preset,
 )
+from reprodocs.notes.autodoc2 import in_summary
 from reprodocs.notes.conditions import MARK
 from reprodocs.notes.domain import Note, new_note, notes_domain, python_objects
 from reprodocs.notes.labels import anchor_of, placed_targets, warn_misnamed
@@ -71,6 +72,8 @@ class NondeterministicDirective(SphinxDirective):
         return ENTRY_DIRECTIVES[self.directive_name]
 
     def run(self) -> list[nodes.Node]:
+        if in_summary(self.env):  # read again where the object is described
+            return []
         note, recorded, options = self.recorded_note()
         admonition = nodes.note()
         self.set_source_info(admonition)
@@ -298,6 +301,8 @@ class NondeterministicEntry(NondeterministicDirective):
     renders: ClassVar[bool] = False
 
     def run(self) -> list[nodes.Node]:
+        if in_summary(self.env):  # read again where the object is described
+            return []
         note, recorded, _options = self.recorded_note()
         return placed_targets(self.state.document, note, recorded)
 
