@@ -130,21 +130,23 @@ def test_beyond_pytorch_s_example_builds_as_megatron_s_docs(make_app, tmp_path):
     assert tables == [
         [
             ["Operation", "Where", "Deterministic Path", "Default Path"],
-            [
-                "Inference DP scheduling and RL rollout order",
-                "megatron/core/inference/engines/dynamic_engine.py, megatron/rl/rl_utils.py",
-                "sort by stable key",
-                "completion order",
-            ],
+            # Labelled entries in the order they are written: pages by name
+            # (the docstring's API page first), then down each page.
             [
                 "MoE token unpermute (combine)",
                 "megatron/core/transformer/moe/moe_utils.py",
                 "index_add_ , deterministic and CUDA-graph safe",
                 "scatter_add_ (atomic accumulation)",
             ],
+            [
+                "Inference DP scheduling and RL rollout order",
+                "megatron/core/inference/engines/dynamic_engine.py , megatron/rl/rl_utils.py",
+                "sort by stable key",
+                "completion order",
+            ],
         ],
         [
-            ["Operation", "Where Enforced or Observed", "Status"],
+            ["Operation or Feature", "Where Enforced or Observed", "Status"],
             [
                 "TP communication overlap (--tp-comm-overlap)",
                 "rejected by --deterministic-mode",
@@ -154,7 +156,14 @@ def test_beyond_pytorch_s_example_builds_as_megatron_s_docs(make_app, tmp_path):
     ]
     # Code as ``code`` in either syntax: a value is inline reStructuredText.
     codes = [code.get_text() for code in soup.select("table.nondeterministic-ops td code")]
-    assert codes == ["index_add_", "scatter_add_", "--deterministic-mode"]
+    assert codes == [
+        "megatron/core/transformer/moe/moe_utils.py",
+        "index_add_",
+        "scatter_add_",
+        "megatron/core/inference/engines/dynamic_engine.py",
+        "megatron/rl/rl_utils.py",
+        "--deterministic-mode",
+    ]
     [docstring_s] = [
         op for op in exported_index(app.outdir)["operations"] if op["docname"] != "op-catalog"
     ]

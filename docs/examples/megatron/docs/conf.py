@@ -18,13 +18,14 @@ autodoc2_render_plugin = "myst"
 autodoc2_docstring_parser_regexes = [(r".*", "docs.autodoc2_docstrings_parser")]
 
 # The catalog's columns, declared once: the entries' options, the tables'
-# columns, nondeterministic.json's keys.
+# columns, nondeterministic.json's keys (as `python -m reprodocs migrate`
+# printed them for the catalog's two tables).
 reprodocs_entry_fields = [
-    {"option": "where", "title": "Where", "kind": "values"},
-    {"option": "deterministic-path", "title": "Deterministic Path"},
-    {"option": "default-path", "title": "Default Path"},
-    {"option": "enforced", "title": "Where Enforced or Observed"},
-    {"option": "status", "title": "Status"},
+    {"option": "where", "title": "Where", "kind": "line"},
+    {"option": "deterministic-path", "title": "Deterministic Path", "kind": "line"},
+    {"option": "default-path", "title": "Default Path", "kind": "line"},
+    {"option": "where-enforced-or-observed", "title": "Where Enforced or Observed", "kind": "line"},
+    {"option": "status", "title": "Status", "kind": "line"},
 ]
 # The notes' "Please see the notes on ..." link: the catalog's page.
 reprodocs_reproducibility_doc = "op-catalog"

@@ -6,7 +6,7 @@ def unpermute(permuted_tokens, sorted_indices, restore_shape, probs=None):
 
     ```{nondeterministic-entry}
     :label: MoE token unpermute (combine)
-    :where: megatron/core/transformer/moe/moe_utils.py
+    :where: ``megatron/core/transformer/moe/moe_utils.py``
     :deterministic-path: ``index_add_``, deterministic and CUDA-graph safe
     :default-path: ``scatter_add_`` (atomic accumulation)
     ```
