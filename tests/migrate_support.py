@@ -49,6 +49,27 @@ def forget_torch() -> dict:
     return {name: sys.modules.pop(name) for name in names}
 
 
+def built_without_warning(srcdir: Path, **confoverrides) -> Path:
+    """Build *srcdir*'s HTML, with no warning; return the output directory."""
+    warnings = io.StringIO()  # app.warning is Sphinx 7.3 on
+    # Each build's global state undone before the next one starts
+    # (make_app would undo both at the end, in an order Sphinx 7.2 gets wrong).
+    app = SphinxTestApp(
+        "html",
+        srcdir=srcdir,
+        freshenv=True,
+        confoverrides=confoverrides,
+        status=io.StringIO(),
+        warning=warnings,
+    )
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    assert warnings.getvalue() == ""
+    return Path(app.outdir)
+
+
 @pytest.fixture
 def build_html():
     """Build a tree's docs/source (autodoc imports the tree's own torch
@@ -58,23 +79,7 @@ def build_html():
 
     def build(root: Path, **confoverrides) -> Path:
         forget_torch()
-        warnings = io.StringIO()  # app.warning is Sphinx 7.3 on
-        # Each build's global state undone before the next one starts
-        # (make_app would undo both at the end, in an order Sphinx 7.2 gets wrong).
-        app = SphinxTestApp(
-            "html",
-            srcdir=root / "docs/source",
-            freshenv=True,
-            confoverrides=confoverrides,
-            status=io.StringIO(),
-            warning=warnings,
-        )
-        try:
-            app.build()
-        finally:
-            app.cleanup()
-        assert warnings.getvalue() == ""
-        return Path(app.outdir)
+        return built_without_warning(root / "docs/source", **confoverrides)
 
     yield build
     forget_torch()

@@ -6,16 +6,14 @@ cannot be migrated is left as it is and reported."""
 
 from __future__ import annotations
 
-import io
 import re
 import shutil
 from pathlib import Path
 
 import pytest
-from sphinx.testing.util import SphinxTestApp
 
 from conftest import exported_index, parse_html
-from migrate_support import TREES, run, snapshot
+from migrate_support import TREES, built_without_warning, run, snapshot
 from reprodocs.migrate.markdown_tables import migrate_markdown
 
 CATALOG = Path("docs/developer/determinism/op-catalog.md")
@@ -35,21 +33,7 @@ def megatron(tmp_path):
 
 def build(root: Path) -> Path:
     """Build *root*'s docs with no warning; the output directory."""
-    warnings = io.StringIO()
-    app = SphinxTestApp(
-        "html",
-        srcdir=root / "docs",
-        freshenv=True,
-        confoverrides={"reprodocs_reproducibility_doc": "index"},
-        status=io.StringIO(),
-        warning=warnings,
-    )
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    assert warnings.getvalue() == ""
-    return Path(app.outdir)
+    return built_without_warning(root / "docs", reprodocs_reproducibility_doc="index")
 
 
 def words(element) -> str:
