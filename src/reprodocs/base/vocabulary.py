@@ -7,6 +7,7 @@ them. Plain data: migrate reads it without docutils."""
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from reprodocs.base.entry_schema import (
@@ -128,6 +129,11 @@ def note_options(directive: str) -> tuple[str, ...]:
 
 #: The index table's columns that are not a field's, by name (``:columns:``).
 OPERATION_COLUMN, BACKEND_COLUMN, PASS_COLUMN, NOTE_COLUMN = "operation", "backend", "pass", "note"
+
+
+#: A field's option name, as docutils reads one and a project declares it:
+#: lower-case words joined by hyphens, a letter first (``fullmatch`` it).
+OPTION_NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 
 
 def taken_names() -> frozenset[str]:

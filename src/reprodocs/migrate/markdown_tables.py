@@ -27,6 +27,7 @@ from reprodocs.base.vocabulary import (
     HAVING_OPTION,
     LIST_DIRECTIVE,
     OPERATION_COLUMN,
+    OPTION_NAME,
     SEPARATOR,
     taken_names,
 )
@@ -44,8 +45,6 @@ _DELIMITER_CELL = re.compile(r":?-+:?")
 _PIPE = re.compile(r"(?<!\\)\|")
 #: The first heading of a catalog table starts so (case aside).
 CATALOG_HEADING = "operation"
-#: A field's option: lower-case words joined by hyphens, a letter first.
-_OPTION = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 #: The characters a MyST option's value may not start with unquoted
 #: (a quoted or block scalar), and what may not follow a space (a comment).
 _QUOTED_START = tuple("'\"|>#")
@@ -246,7 +245,7 @@ def _columns(table: _Table, catalog: Catalog) -> _Columns:
     reserved = taken_names()
     for heading in table.headings[1:]:
         title, option = plain_text(heading), _slug(heading)
-        if not _OPTION.fullmatch(option):
+        if not OPTION_NAME.fullmatch(option):
             raise _LeftAsIs(__("the heading %r makes no option's name") % title)
         if option in reserved or option.replace("-", "_") in reserved:
             raise _LeftAsIs(

@@ -8,7 +8,6 @@ with the fields declared rightly."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +15,7 @@ from reprodocs.base.entry_schema import DECLARED_KINDS, LINE, declared
 from reprodocs.base.i18n import __
 from reprodocs.base.report import setting_location, shown, warn
 from reprodocs.base.state import build_state
-from reprodocs.base.vocabulary import taken_names
+from reprodocs.base.vocabulary import OPTION_NAME, taken_names
 from reprodocs.notes.directives import NOTE_DIRECTIVE_CLASSES
 
 if TYPE_CHECKING:
@@ -31,9 +30,6 @@ SETTING = "reprodocs_entry_fields"
 #: The keys of one field's declaration: its option (required), the
 #: heading of its column (the option if not given), its value's kind.
 KEYS = ("option", "title", "kind")
-
-#: An option name as docutils reads one: lower-case words joined by hyphens.
-_OPTION = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 
 
 @dataclass
@@ -76,7 +72,7 @@ def read_declaration(
     if unknown:
         return None, __("unknown key %s (known: %s)") % (shown(unknown[0], (str,)), ", ".join(KEYS))
     option: Any = declaration.get("option")
-    if not isinstance(option, str) or not _OPTION.match(option):
+    if not isinstance(option, str) or not OPTION_NAME.fullmatch(option):
         return None, __(
             "'option' must be an option's name (lower-case letters, digits and hyphens), not %s"
         ) % shown(option, (str,))
