@@ -80,17 +80,19 @@ test-sphinx72:
 # One target per line (`make -k test-matrix` goes on past a failing line).
 test-matrix: $(addprefix test-sphinx-,$(SPHINX_LINES))
 
-# The lines between generate a third of the property tests' sites
+# The lines between: the fast tests with the line's own pydata-sphinx-theme
+# (0.15.4 and 0.16.1 run on 7.2.6, 9.0 and 9.2, the oldest, Python 3.11's
+# newest and the newest); they generate a third of the property tests' sites
 # (tests/conftest.py's examples()), as CI's run of 9.0 does: 7.2.6 and 9.2
 # generate them all.
 test-sphinx-%:
 	REPRODOCS_FEWER_EXAMPLES=1 $(MAKE) test-fast VENV=.venv-sphinx$(subst .,,$*) SPHINX_PIN='sphinx==$*.*'
-	REPRODOCS_FEWER_EXAMPLES=1 $(MAKE) test-pydata VENV=.venv-sphinx$(subst .,,$*) SPHINX_PIN='sphinx==$*.*'
 
 # reprodocs.navigation's pydata-sphinx-theme tests with versions other than
-# the one a venv holds: 0.15.4 (pytorch_sphinx_theme2's) and 0.16.1 on every
-# line; `make test-pydata-others` adds the other versions the extension knows
-# that no line gets, on .venv's Sphinx (9.0). Each version is installed
+# the one a venv holds: 0.15.4 (pytorch_sphinx_theme2's) and 0.16.1, which
+# install on every line (CI runs them on 7.2.6, 9.0 and 9.2); `make
+# test-pydata-others` adds the other versions the extension knows that no
+# line gets, on .venv's Sphinx (9.0). Each version is installed
 # without its dependencies (the venv's serve it) into the venv's pydata-V
 # folder, put first on the path; the tests check that it is the one imported.
 # A version's tests are one process, a target of their own (test-pydata-V):
