@@ -114,7 +114,7 @@ def test_an_entry_edited_elsewhere_makes_the_list_stale(project):
     assert status == 0
     assert len(warned) == 1
     assert f"{project / 'api.rst'}:17: WARNING: nondeterministic-ops: its content" in warned[0]
-    assert "1 items to add (torch.histc when called on an XPU tensor)" in warned[0]
+    assert "1 to add (torch.histc when called on an XPU tensor)" in warned[0]
     assert "1 not in the registry (torch.histc when called on a CUDA tensor)" in warned[0]
     # The item written back in step: nothing to say.
     edit(

@@ -103,7 +103,7 @@ def check_list(text: RuntimeText, generated: list[str]) -> None:
         SUBTYPE,
         __(
             "%s: its content (what help() shows) is not the list the registry "
-            "generates: %d items to add (%s), %d not in the registry (%s)"
+            "generates: %d to add (%s), %d not in the registry (%s)"
         ),
         text.directive,
         len(missing),
