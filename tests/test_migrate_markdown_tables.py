@@ -147,10 +147,11 @@ def test_a_table_that_cannot_be_migrated_is_left_untouched(tmp_path, capsys, row
 
 def test_a_label_another_file_took_leaves_the_later_table(tmp_path, capsys):
     first = TABLE.format(row="")
-    status, _, err, page = migrate_page(tmp_path, capsys, first, first)
+    second = "# Other\n\n| Operation | Owner |\n| - | - |\n| One op | me |\n"  # none of its fields
+    status, _, err, page = migrate_page(tmp_path, capsys, first, second)
     later = tmp_path / "page2.md"
     assert status == 1
-    assert later.read_text(encoding="utf-8") == first
+    assert later.read_text(encoding="utf-8") == second
     assert f"{later}:3: left as is: the label 'One op' is already an entry's ({page}:3)" in err
     assert "```{nondeterministic-entry}" in page.read_text(encoding="utf-8")
 
@@ -218,13 +219,16 @@ def test_a_heading_that_makes_no_field_of_its_own_leaves_the_table(heading, prob
 def test_a_field_titled_otherwise_before_keeps_its_title_and_the_table_its_heading(
     tmp_path, capsys
 ):
-    first = "| Operation | Status |\n| - | - |\n| one | open |\n"
+    # Each table's rows chosen by a field of its own (owner, team): status
+    # is two files'.
+    first = "| Operation | Status | Owner |\n| - | - | - |\n| one | open | me |\n"
     second = "| Operation | State of it |\n| - | - |\n| two | shut |\n"
-    later = "| Operation or feature | STATUS |\n| - | - |\n| three | open |\n"
+    later = "| Operation or feature | STATUS | Team |\n| - | - | - |\n| three | open | us |\n"
     status, _, err, _ = migrate_page(tmp_path, capsys, first, second, later)
     assert status == 0, err
     written = (tmp_path / "page3.md").read_text(encoding="utf-8")
-    assert ":columns: operation=Operation or feature, status=STATUS\n" in written
+    assert ":columns: operation=Operation or feature, status=STATUS, team\n" in written
+    assert ":having: team\n" in written
     assert '{"option": "status", "title": "Status", "kind": "line"},\n' in err
     assert '{"option": "state-of-it", "title": "State of it", "kind": "line"},\n' in err
     assert "STATUS" not in err
@@ -235,3 +239,49 @@ def test_a_first_heading_holding_a_comma_leaves_the_table():
     migration = migrate_markdown(text)
     assert migration.text == text
     assert "holds a comma, which :columns: cannot" in migration.notices[0].message
+
+
+def page_tables(html: Path) -> list[list[list[str]]]:
+    """Each table of a page: its rows' cells, headings first."""
+    soup = parse_html(html)
+    return [
+        [[words(cell) for cell in tr.select("th, td")] for tr in table.select("tr")]
+        for table in soup.select("table")
+    ]
+
+
+def test_rows_are_chosen_by_no_column_another_file_of_the_run_has(tmp_path, capsys):
+    # Each directive shows every entry of the project having its :having:
+    # field: two files' tables chosen by the same column would each show
+    # the other's rows too.
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "conf.py").write_text('extensions = ["myst_parser", "reprodocs"]\n', encoding="utf-8")
+    (docs / "index.md").write_text("# Index\n\n```{toctree}\none\ntwo\n```\n", encoding="utf-8")
+    one = "# One\n\n| Operation | Where | Status |\n| - | - | - |\n| Foo | a.py | open |\n"
+    two = "# Two\n\n| Operation | Where |\n| - | - |\n| Bar | b.py |\n"
+    (docs / "one.md").write_text(one, encoding="utf-8")
+    (docs / "two.md").write_text(two, encoding="utf-8")
+    outdir = built_without_warning(docs, reprodocs_reproducibility_doc="index")
+    before = [page_tables(outdir / f"{name}.html") for name in ("one", "two")]
+
+    status, _, err = run(capsys, "--write", str(docs))
+    assert ":having: status\n" in (docs / "one.md").read_text(encoding="utf-8")
+    assert (docs / "two.md").read_text(encoding="utf-8") == two  # where: one's too
+    assert f"{docs / 'two.md'}:3: left as is: no column has a value in every row" in err
+    assert status == 1
+    with (docs / "conf.py").open("a", encoding="utf-8") as conf:
+        conf.write(declaration(err))
+    outdir = built_without_warning(docs, reprodocs_reproducibility_doc="index")
+    assert [page_tables(outdir / f"{name}.html") for name in ("one", "two")] == before
+
+
+def test_a_table_with_no_rows_is_left_untouched(tmp_path, capsys):
+    # Every column would choose its rows: the directive would show other
+    # entries having it, or say that no operation is noted at all.
+    text = "# Catalog\n\n| Operation | Where |\n| --- | --- |\n"
+    status, out, err, page = migrate_page(tmp_path, capsys, text)
+    assert status == 1
+    assert page.read_text(encoding="utf-8") == text
+    assert err == f"{page}:3: left as is: it has no rows to write as entries\n"
+    assert out == ""

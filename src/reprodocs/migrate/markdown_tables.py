@@ -11,12 +11,14 @@ label (its words), each other cell the value of the field its column is
 (the heading slugified, as a project declares it in ``reprodocs_entry_fields``),
 converted to inline reStructuredText (:mod:`~reprodocs.migrate.markdown_inline`).
 The directive that follows shows those columns, the first under its
-heading, and the rows having a field no other catalog table of the file
-has. A table that cannot be written so is left as it is and reported."""
+heading, and the rows having a field no other catalog table of the file,
+or of another file of the run, has. A table that cannot be written so
+(one with no rows among them) is left as it is and reported."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import NamedTuple
 
 from reprodocs.base.entry_schema import LABEL
@@ -101,7 +103,7 @@ def migrate_markdown(text: str, settings: Settings = DEFAULT_SETTINGS) -> Migrat
             for other in tables
             if other is not table
             for heading in other.headings[1:]
-        }
+        } | set(catalog.elsewhere)
         written = _written(table, others, catalog, ending)
         at = table.first
         if isinstance(written, Notice):
@@ -122,7 +124,9 @@ def migrate_markdown(text: str, settings: Settings = DEFAULT_SETTINGS) -> Migrat
 def _taken(catalog: Catalog, table: CatalogTable) -> Catalog:
     """*catalog* with what *table* (of this file) took."""
     labels = tuple((label, str(__("line %d") % table.line)) for label in table.labels)
-    return Catalog((*catalog.labels, *labels), (*catalog.titles, *table.fields))
+    return replace(
+        catalog, labels=(*catalog.labels, *labels), titles=(*catalog.titles, *table.fields)
+    )
 
 
 def _tables(lines: list[str]) -> list[_Table]:
@@ -194,6 +198,11 @@ def _written(table: _Table, others: set[str], catalog: Catalog, ending: str) -> 
             "left as is: line %d, right after its rows, may be a row or not (a blank line between them says)"
         )
         return Notice(line, str(message % (table.last + 2)))
+    if not table.rows:
+        # Any column would choose its rows (every row has a value): the
+        # directive would show the project's other entries with that field,
+        # or a sentence saying no operation is noted at all.
+        return Notice(line, str(__("left as is: it has no rows to write as entries")))
     try:
         columns = _columns(table, catalog)
         entries = _entries(table, columns, catalog)
@@ -210,7 +219,8 @@ def _written(table: _Table, others: set[str], catalog: Catalog, ending: str) -> 
     if having is None:
         message = __(
             "left as is: no column has a value in every row and is no other catalog table's "
-            "of this file, to choose the rows of its table by (:%s:)"
+            "(of this file, or of another file of the run), to choose the rows of its table "
+            "by (:%s:)"
         )
         return Notice(line, str(message % HAVING_OPTION))
     directive = [

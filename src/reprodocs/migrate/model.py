@@ -186,10 +186,14 @@ class CatalogTable:
 class Catalog:
     """What the catalog tables of a run's earlier files took: their
     labels, each with where (``path:line``), and the titles of their
-    fields (the first a field is given is its declaration's)."""
+    fields (the first a field is given is its declaration's); and the
+    fields of the catalog tables of the run's other files, before or after
+    it (*elsewhere*), which no table of this file chooses its rows by: the
+    directives generating both tables would each show the other's rows."""
 
     labels: tuple[tuple[str, str], ...] = ()
     titles: tuple[tuple[str, str], ...] = ()
+    elsewhere: tuple[str, ...] = ()
 
 
 @dataclass

@@ -97,21 +97,42 @@ def _catalog(
     """The Markdown catalog tables planned, file after file: a file's
     migrated again where the tables of the files before it took a label
     its own take (then left as is and reported) or gave a field it has
-    another title; the fields all of them need declared."""
+    another title, or where another file's tables have one of its fields
+    (which its tables' rows are then not chosen by); the fields all of
+    them need declared."""
+    fields = _catalog_fields(migrations)
     taken = Catalog()
     for path, migration in migrations.items():
         if not migration.tables:
             continue
-        if taken != Catalog():
-            migration = migrate_source(path, by_path[path].text, replace(settings, catalog=taken))
+        elsewhere = _fields_elsewhere(fields, path)
+        if taken != Catalog() or elsewhere:
+            catalog = replace(taken, elsewhere=elsewhere)
+            migration = migrate_source(path, by_path[path].text, replace(settings, catalog=catalog))
             migrations[path] = migration
         for table in migration.tables:
             labels = tuple((label, f"{path}:{table.line}") for label in table.labels)
             taken = Catalog((*taken.labels, *labels), (*taken.titles, *table.fields))
-    fields: dict[str, str] = {}
+    declared: dict[str, str] = {}
     for option, title in taken.titles:
-        fields.setdefault(option, title)
-    return list(fields.items())
+        declared.setdefault(option, title)
+    return list(declared.items())
+
+
+def _catalog_fields(migrations: dict[Path, Migration]) -> dict[Path, frozenset[str]]:
+    """The fields (options) of each file's catalog tables written as entries."""
+    return {
+        path: frozenset(option for table in migration.tables for option, _ in table.fields)
+        for path, migration in migrations.items()
+        if migration.tables
+    }
+
+
+def _fields_elsewhere(fields: dict[Path, frozenset[str]], path: Path) -> tuple[str, ...]:
+    """The fields of the catalog tables of the files other than *path*."""
+    return tuple(
+        sorted({option for other, own in fields.items() if other != path for option in own})
+    )
 
 
 def _match(found: Found, unwritten: set[Place], alerts: Alerts | None) -> ListsOutcome:
