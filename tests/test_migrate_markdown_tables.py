@@ -285,3 +285,45 @@ def test_a_table_with_no_rows_is_left_untouched(tmp_path, capsys):
     assert page.read_text(encoding="utf-8") == text
     assert err == f"{page}:3: left as is: it has no rows to write as entries\n"
     assert out == ""
+
+
+def test_a_second_run_leaves_a_table_whose_column_entries_written_before_have(tmp_path, capsys):
+    # The first run writes the first table (chosen by status) and leaves the
+    # second (where is the first's too); the second run must not choose the
+    # second's rows by where, which the first table's entries now have.
+    first = "| Operation | Where | Status |\n| - | - | - |\n| Foo | a.py | open |\n"
+    second = "| Operation | Where |\n| - | - |\n| Bar | b.py |\n"
+    status, _, err, page = migrate_page(tmp_path, capsys, f"# P\n\n{first}\n{second}")
+    assert status == 1
+    migrated = page.read_text(encoding="utf-8")
+    assert migrated.endswith(second)
+    status, out, err = run(capsys, "--write", str(tmp_path))
+    assert page.read_text(encoding="utf-8") == migrated
+    assert "left as is: no column has a value in every row" in err
+    assert (status, out) == (1, "")
+
+
+def test_a_table_with_a_value_where_a_directive_written_chooses_its_rows_is_left(tmp_path, capsys):
+    written = "```{nondeterministic-ops}\n:columns: operation, status\n:having: status=open\n```\n"
+    table = (
+        "| Operation | Where | Status |\n| - | - | - |\n| Bar | b.py | |\n| Baz | c.py | shut |\n"
+    )
+    text = f"# P\n\n{written}\n{table}"
+    status, _, err, page = migrate_page(tmp_path, capsys, text)
+    assert page.read_text(encoding="utf-8") == text  # that directive would show Baz
+    assert err == (
+        f"{page}:8: left as is: a table directive already written chooses its rows by "
+        "'status' (:having:), and would show this table's rows with a value there\n"
+    )
+    assert status == 1
+
+
+def test_rows_are_chosen_by_no_field_an_entry_written_in_another_file_has(tmp_path, capsys):
+    (tmp_path / "old.rst").write_text(
+        ".. nondeterministic-entry::\n   :label: Old\n   :owner: you\n", encoding="utf-8"
+    )
+    text = "| Operation | Owner |\n| - | - |\n| Qux | me |\n"
+    status, _, err, page = migrate_page(tmp_path, capsys, text)
+    assert page.read_text(encoding="utf-8") == text  # its directive would show Old
+    assert f"{page}:1: left as is: no column has a value in every row" in err
+    assert status == 1

@@ -12,8 +12,10 @@ label (its words), each other cell the value of the field its column is
 converted to inline reStructuredText (:mod:`~reprodocs.migrate.markdown_inline`).
 The directive that follows shows those columns, the first under its
 heading, and the rows having a field no other catalog table of the file,
-or of another file of the run, has. A table that cannot be written so
-(one with no rows among them) is left as it is and reported."""
+or of another file of the run, has, nor an entry already written. A table
+that cannot be written so (one with no rows, one with a value in a field
+a table directive already written chooses its rows by, among them) is
+left as it is and reported."""
 
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from reprodocs.base.i18n import __
 from reprodocs.base.vocabulary import (
     COLUMNS_OPTION,
     ENTRY_DIRECTIVE,
+    ENTRY_DIRECTIVES,
     HAVING_OPTION,
     LIST_DIRECTIVE,
     OPERATION_COLUMN,
@@ -45,6 +48,11 @@ _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _DELIMITER_CELL = re.compile(r":?-+:?")
 #: A pipe no backslash escapes.
 _PIPE = re.compile(r"(?<!\\)\|")
+#: A directive's first line: MyST's (a fence of backticks, tildes or
+#: colons and the name in braces) or reStructuredText's; its name.
+_DIRECTIVE = re.compile(r"\s*(?:(?:`{3,}|~{3,}|:{3,})\{([\w:-]+)\}|\.\.\s+([\w:-]+)::)")
+#: An option's line in a directive, either syntax.
+_OPTION_LINE = re.compile(r"\s*:([\w-]+):(.*)")
 #: The first heading of a catalog table starts so (case aside).
 CATALOG_HEADING = "operation"
 #: The characters a MyST option's value may not start with unquoted
@@ -76,6 +84,46 @@ class _Written(NamedTuple):
     table: CatalogTable
 
 
+class Written(NamedTuple):
+    """What the entries and table directives already written in a text
+    take: the options the entries set, the fields the table directives
+    choose their rows by (``:having:``)."""
+
+    fields: frozenset[str] = frozenset()
+    chosen: frozenset[str] = frozenset()
+
+
+def written_directives(text: str) -> Written:
+    """The entries and table directives written in *text*, MyST or
+    reStructuredText (a docstring's too), wherever they are: a fenced
+    example counts, which can only leave a table as it is."""
+    fields: set[str] = set()
+    chosen: set[str] = set()
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
+        opening = _DIRECTIVE.match(line)
+        if opening is None:
+            continue
+        name = opening[1] or opening[2]
+        for option, value in _options_after(lines, index):
+            if name in ENTRY_DIRECTIVES:
+                fields.add(option)
+            elif name == LIST_DIRECTIVE and option == HAVING_OPTION:
+                chosen |= {part.partition("=")[0].strip() for part in value.split(SEPARATOR)}
+    return Written(frozenset(fields), frozenset(chosen))
+
+
+def _options_after(lines: list[str], index: int) -> list[tuple[str, str]]:
+    """The options on the lines after a directive's first line *index*."""
+    found = []
+    for line in lines[index + 1 :]:
+        option = _OPTION_LINE.match(line)
+        if option is None:
+            break
+        found.append((option[1], option[2].strip()))
+    return found
+
+
 def marked(text: str) -> bool:
     """*text* may hold a catalog table."""
     return "|" in text and CATALOG_HEADING in text.lower()
@@ -91,7 +139,12 @@ def migrate_markdown(text: str, settings: Settings = DEFAULT_SETTINGS) -> Migrat
     lines = _LINE.findall(text)
     ending = next((line[len(line.rstrip("\r\n")) :] for line in lines if line.strip()), "\n")
     tables = [table for table in _tables(lines) if table.catalog]
-    catalog = settings.catalog
+    written_here = written_directives(text) if tables else Written()
+    catalog = replace(
+        settings.catalog,
+        elsewhere=(*settings.catalog.elsewhere, *sorted(written_here.fields)),
+        chosen=(*settings.catalog.chosen, *sorted(written_here.chosen)),
+    )
     out: list[str] = []
     at = 0
     for table in tables:
@@ -206,6 +259,7 @@ def _written(table: _Table, others: set[str], catalog: Catalog, ending: str) -> 
     try:
         columns = _columns(table, catalog)
         entries = _entries(table, columns, catalog)
+        _not_chosen_already(columns, entries, catalog)
     except _LeftAsIs as problem:
         return Notice(line, str(__("left as is: %s") % problem))
     having = next(
@@ -219,8 +273,8 @@ def _written(table: _Table, others: set[str], catalog: Catalog, ending: str) -> 
     if having is None:
         message = __(
             "left as is: no column has a value in every row and is no other catalog table's "
-            "(of this file, or of another file of the run), to choose the rows of its table "
-            "by (:%s:)"
+            "nor an entry's already written (in this file or another of the run), to choose "
+            "the rows of its table by (:%s:)"
         )
         return Notice(line, str(message % HAVING_OPTION))
     directive = [
@@ -309,6 +363,22 @@ def _entries(table: _Table, columns: _Columns, catalog: Catalog) -> list[list[tu
             options += [(option, value)] if value else []
         entries.append(options)
     return entries
+
+
+def _not_chosen_already(
+    columns: _Columns, entries: list[list[tuple[str, str]]], catalog: Catalog
+) -> None:
+    """A problem if an entry of *entries* has a value in a field a table
+    directive already written chooses its rows by: it would show the row."""
+    for option, _ in columns.fields:
+        if option in catalog.chosen and any(option in dict(entry) for entry in entries):
+            raise _LeftAsIs(
+                __(
+                    "a table directive already written chooses its rows by %r (:%s:), "
+                    "and would show this table's rows with a value there"
+                )
+                % (option, HAVING_OPTION)
+            )
 
 
 def _block(directive: str, options: list[tuple[str, str]]) -> list[str]:

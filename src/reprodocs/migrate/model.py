@@ -188,12 +188,17 @@ class Catalog:
     labels, each with where (``path:line``), and the titles of their
     fields (the first a field is given is its declaration's); and the
     fields of the catalog tables of the run's other files, before or after
-    it (*elsewhere*), which no table of this file chooses its rows by: the
-    directives generating both tables would each show the other's rows."""
+    it, and of the entries already written in the run's files
+    (*elsewhere*), which no table of this file chooses its rows by: its
+    directive would show their entries too; and the fields the table
+    directives already written in the run's files choose their rows by
+    (*chosen*), which no table migrated has a value in: such a directive
+    would show its rows too."""
 
     labels: tuple[tuple[str, str], ...] = ()
     titles: tuple[tuple[str, str], ...] = ()
     elsewhere: tuple[str, ...] = ()
+    chosen: tuple[str, ...] = ()
 
 
 @dataclass

@@ -19,6 +19,7 @@ from pathlib import Path
 from reprodocs.base.i18n import __
 from reprodocs.migrate.alerts import Alerts, add_alerts
 from reprodocs.migrate.finding import Found, SourceText
+from reprodocs.migrate.markdown_tables import Written, written_directives
 from reprodocs.migrate.matching import ListsOutcome, Place, match_lists
 from reprodocs.migrate.model import Catalog, Migration, Notice, Plan
 from reprodocs.migrate.runtime_text import listings
@@ -97,17 +98,19 @@ def _catalog(
     """The Markdown catalog tables planned, file after file: a file's
     migrated again where the tables of the files before it took a label
     its own take (then left as is and reported) or gave a field it has
-    another title, or where another file's tables have one of its fields
-    (which its tables' rows are then not chosen by); the fields all of
+    another title, or where another file's tables, or the entries and
+    table directives already written in the run's files, take one of its
+    fields (:class:`~reprodocs.migrate.model.Catalog`); the fields all of
     them need declared."""
     fields = _catalog_fields(migrations)
+    written = _written_directives(by_path) if fields else Written()
     taken = Catalog()
     for path, migration in migrations.items():
         if not migration.tables:
             continue
-        elsewhere = _fields_elsewhere(fields, path)
-        if taken != Catalog() or elsewhere:
-            catalog = replace(taken, elsewhere=elsewhere)
+        elsewhere = tuple(sorted({*_fields_elsewhere(fields, path), *written.fields}))
+        if taken != Catalog() or elsewhere or written.chosen:
+            catalog = replace(taken, elsewhere=elsewhere, chosen=tuple(sorted(written.chosen)))
             migration = migrate_source(path, by_path[path].text, replace(settings, catalog=catalog))
             migrations[path] = migration
         for table in migration.tables:
@@ -126,6 +129,16 @@ def _catalog_fields(migrations: dict[Path, Migration]) -> dict[Path, frozenset[s
         for path, migration in migrations.items()
         if migration.tables
     }
+
+
+def _written_directives(by_path: dict[Path, SourceText]) -> Written:
+    """The fields the entries already written in the run's files set, and
+    those the table directives already written choose their rows by."""
+    found = [written_directives(file.text) for file in by_path.values()]
+    return Written(
+        frozenset().union(*(each.fields for each in found)),
+        frozenset().union(*(each.chosen for each in found)),
+    )
 
 
 def _fields_elsewhere(fields: dict[Path, frozenset[str]], path: Path) -> tuple[str, ...]:
