@@ -392,13 +392,19 @@ def test_ignore_rules_in_conf_py(tree, capsys):
 @pytest.mark.parametrize(
     ("rules", "error"),
     [
-        ("ignore = 3", "must be a list of rules (tables)"),
-        ("ignore = [3]", "[0]: must be a table"),
-        ('ignore = [{alert = "x"}]', "[0]: needs a reason (a string)"),
-        ('ignore = [{alert = "x", reason = " "}]', "[0]: needs a reason (a string)"),
-        ('ignore = [{reason = "r"}]', "[0]: needs one of alert, path, operation, as a string"),
-        ('ignore = [{alert = 1, reason = "r"}]', "needs one of alert, path, operation"),
-        ('ignore = [{alerts = "x", reason = "r"}]', "[0]: unknown keys: alerts"),
+        ("ignore = 3", "].ignore: must be a list of rules (tables)"),
+        ("ignore = [3]", "].ignore[0]: must be a table"),
+        ('ignore = [{alert = "x"}]', "].ignore[0]: needs a reason (a string)"),
+        ('ignore = [{alert = "x", reason = " "}]', "].ignore[0]: needs a reason (a string)"),
+        (
+            'ignore = [{reason = "r"}]',
+            "].ignore[0]: needs one of alert, path, operation, as a string",
+        ),
+        (
+            'ignore = [{alert = 1, reason = "r"}]',
+            "].ignore[0]: needs one of alert, path, operation",
+        ),
+        ('ignore = [{alerts = "x", reason = "r"}]', "].ignore[0]: unknown keys: alerts"),
         ("ignore = [", "not TOML"),
     ],
 )

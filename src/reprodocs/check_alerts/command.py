@@ -286,7 +286,9 @@ def read_rules(path: Path | None) -> list[Ignore]:
         return []
     try:
         if path.suffix == ".toml":
-            where = f"{path} [{'.'.join(PYPROJECT_TABLE)}]"
+            # Each error names the key (``[tool.reprodocs.check-alerts].ignore[0]``),
+            # as the patterns' do.
+            where = f"{path} [{'.'.join(PYPROJECT_TABLE)}].{IGNORE_KEY}"
             table = check_alerts_table(path) or {}
             return rules(table.get(IGNORE_KEY, []) if isinstance(table, dict) else None, where)
         return rules(conf_setting(path), f"{path} {CONF_SETTING}")
