@@ -42,7 +42,7 @@ class Renderer(Protocol):
 
     def page_link(self, label: str, target: Target, literal: bool) -> nodes.Node: ...
     def deterministic_mode(self, entry: Row) -> list[nodes.Node]: ...
-    def parsed(self, text: str, entry: Row) -> list[nodes.Node]: ...
+    def parsed(self, text: str, entry: Row, *, in_wording: bool = True) -> list[nodes.Node]: ...
 
 
 #: The headings of the columns that are not a field's.
@@ -105,7 +105,12 @@ def cell_content(
     field = by_option(name, declared)
     if field is None:
         return []
-    parse = functools.partial(renderer.parsed, entry=entry) if field in declared else None
+    # A project's field is in no note's wording: its problems are said here.
+    parse = (
+        functools.partial(renderer.parsed, entry=entry, in_wording=False)
+        if field in declared
+        else None
+    )
     return shown_values(note.value(field), parse)
 
 

@@ -30,7 +30,8 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import rst
 from sphinx.util.docutils import sphinx_domains
 
-from reprodocs.base.i18n import _
+from reprodocs.base.i18n import _, __
+from reprodocs.base.report import warn
 from reprodocs.base.state import build_state
 from reprodocs.base.vocabulary import DETERMINISTIC, LIST_DIRECTIVE, RAISES
 from reprodocs.notes.declared_fields import declared_fields
@@ -38,7 +39,8 @@ from reprodocs.notes.domain import PAGE_XREF, ReproducibilityDomain, notes_domai
 from reprodocs.notes.filtering import chosen_rows
 from reprodocs.notes.index_table import cell_content, default_columns, heading, row_id
 from reprodocs.notes.nondeterministic_ops import HEADINGS, nondeterministic_ops
-from reprodocs.notes.publishing import Published
+from reprodocs.notes.parsing import as_location
+from reprodocs.notes.publishing import Published, ShownValues
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -214,9 +216,13 @@ class RenderIndex(SphinxPostTransform):
             refdoc=self.env.docname,
         )
 
-    def parsed(self, text: str, entry: Row) -> list[nodes.Node]:
-        """Words of the entry's condition, parsed as written where the entry is."""
-        return self.parse_inline(text, *self.written_at(entry.note))
+    def parsed(self, text: str, entry: Row, *, in_wording: bool = True) -> list[nodes.Node]:
+        """Words of the entry, parsed as written where the entry is; their
+        problems said (:func:`shown_first`) unless the note's wording shows
+        them (*in_wording*, of a note that renders), which said them."""
+        at = self.written_at(entry.note)
+        report = not (in_wording and entry.note.renders) and shown_first(self.env, *at, text)
+        return self.parse_inline(text, *at, report=report)
 
     def written_at(self, note: Note) -> tuple[str, int]:
         """Where *note* is written, as a node's source and line."""
@@ -226,11 +232,14 @@ class RenderIndex(SphinxPostTransform):
     def placeholder_at(self) -> tuple[str, int]:
         return self.document.get("source", ""), 0
 
-    def parse_inline(self, text: str, source: str, line: int) -> list[nodes.Node]:
+    def parse_inline(
+        self, text: str, source: str, line: int, *, report: bool = False
+    ) -> list[nodes.Node]:
         """*text* parsed as inline reStructuredText in this page, every node
-        located at *source*, *line*. Problems are not reported: the note's
-        own wording, which holds the same text, reported them where it is
-        written."""
+        located at *source*, *line*. Problems are reported with *report*
+        (markup, as a warning there; a cross-reference to nothing, by Sphinx);
+        otherwise not: the note's own wording, which holds the same text,
+        reported them where it is written (or an earlier table did)."""
         settings = self.document.settings
         reporter = Reporter(source, Reporter.SEVERE_LEVEL + 1, Reporter.SEVERE_LEVEL + 1)
 
@@ -249,19 +258,42 @@ class RenderIndex(SphinxPostTransform):
             inliner=inliner,
         )
         parent = nodes.paragraph()
-        parsed, _messages = inliner.parse(text, line, memo, parent)
+        parsed, messages = inliner.parse(text, line, memo, parent)
         parent += parsed
+        if report:
+            warn_markup(messages, as_location(source, line))
         for node in list(parent.findall(include_self=False)):
             if isinstance(node, nodes.Element):
                 node.source, node.line = source, line
                 node.document = self.document
-            if isinstance(node, addnodes.pending_xref):
+            if isinstance(node, addnodes.pending_xref) and not report:
                 node[SHOWN_AGAIN] = True
             if isinstance(node, UNSERVED) or (
                 isinstance(node, nodes.reference) and "refuri" not in node and "refid" not in node
             ):
                 replace_with_text(node)
         return parent.children[:]
+
+
+def shown_first(env: BuildEnvironment, source: str, line: int, text: str) -> bool:
+    """Whether the build shows the value *text* of the entry at *source*,
+    *line* for the first time: its problems are said then, once."""
+    seen = build_state(env, ShownValues).seen
+    first = (source, line, text) not in seen
+    seen.add((source, line, text))
+    return first
+
+
+def warn_markup(messages: list[nodes.system_message], location: str) -> None:
+    """Each problem docutils found in an entry's value (a warning or worse:
+    an inline literal without its end, a role it does not know), at the
+    entry."""
+    for message in messages:
+        if message["level"] >= Reporter.WARNING_LEVEL:
+            # Its words: the paragraph after docutils' own "file:line: (LEVEL)".
+            said = message.children[0] if message.children else message
+            text = " ".join(said.astext().split())
+            warn("markup", __("an entry's value: %s"), text, location=location)
 
 
 #: Marks a cross-reference of a condition shown again in a table or a list

@@ -6,12 +6,12 @@ the pages showing a table or a list are written again, and only those."""
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from reprodocs.base import written
 from reprodocs.base.report import checked_setting
-from reprodocs.base.state import build_state
+from reprodocs.base.state import build_state, new_build_state
 from reprodocs.notes.collecting import collect
 from reprodocs.notes.domain import notes_domain
 
@@ -30,10 +30,19 @@ class Published:
     export_json: bool = True  #: ``reprodocs_export_json``, checked
 
 
+@dataclass
+class ShownValues:
+    """Per build: the values of entries (their place and text) a table or a
+    list has shown, each problem of which it reported the first time."""
+
+    seen: set[tuple[str, int, str]] = field(default_factory=set)
+
+
 def publish(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """``env-updated``: keep the index for the build; the pages showing it,
     to be written again if the output's were written with another (Sphinx
     would only write again pages whose source changed)."""
+    new_build_state(env, ShownValues)
     published = keep_index(app, env)
     digest = index_digest(published.rows)
     pages = pages_to_write_again(app, env, digest)

@@ -1,0 +1,59 @@
+"""reprodocs.notes.nondeterministic_ops_render: an entry's value shown in a
+table or a list and in no note's wording (a project's field, or any value of
+an entry that renders nothing) has its problems said where the entry is
+written, once: a note's wording says those of its own words."""
+
+from __future__ import annotations
+
+from sphinx.util.console import strip_colors
+
+FIELDS = [{"option": "where", "title": "Where"}]
+
+BODY = """\
+.. nondeterministic-ops::
+   :columns: operation, where
+
+.. nondeterministic-ops::
+   :format: list
+
+.. nondeterministic-entry::
+   :label: Entry
+   :when: called with :func:`torch.nowhere_when`
+   :where: ``unclosed
+
+.. nondeterministic::
+   :op: torch.Tensor.put_
+   :when: called with :func:`torch.nowhere_note`
+   :where: :nope:`x` and :func:`torch.nowhere_field`
+"""
+
+
+def warnings_of(app) -> list[str]:
+    return strip_colors(app.warning.getvalue()).splitlines()
+
+
+def test_a_value_no_wording_shows_is_warned_about_once_at_its_entry(build_page):
+    app = build_page(BODY, confoverrides={"reprodocs_entry_fields": FIELDS, "nitpicky": True})
+    index = app.srcdir / "index.rst"
+    entry, note = f"{index}:14", f"{index}:19"  # each directive's line
+    literal = "an entry's value: Inline literal start-string without end-string."
+    role = 'an entry\'s value: Unknown interpreted text role "nope".'
+    assert sorted(warnings_of(app)) == sorted(
+        [
+            f"{entry}: WARNING: {literal} [reprodocs.markup]",
+            f"{entry}: WARNING: py:func reference target not found: torch.nowhere_when [ref.func]",
+            f"{note}: WARNING: {role} [reprodocs.markup]",
+            f"{note}: WARNING: py:func reference target not found: torch.nowhere_field [ref.func]",
+            # The note's condition, said by its wording alone (not by the table).
+            f"{note}: WARNING: py:func reference target not found: torch.nowhere_note [ref.func]",
+        ]
+    )
+
+
+def test_a_value_shown_by_a_table_of_default_columns_is_warned_about(build_page):
+    body = ".. nondeterministic-ops::\n\n.. nondeterministic-entry::\n   :label: E\n   :where: *x\n"
+    app = build_page(body, confoverrides={"reprodocs_entry_fields": FIELDS})
+    emphasis = "an entry's value: Inline emphasis start-string without end-string."
+    assert [line for line in warnings_of(app) if "[reprodocs.markup]" in line] == [
+        f"{app.srcdir / 'index.rst'}:10: WARNING: {emphasis} [reprodocs.markup]"
+    ]
