@@ -57,3 +57,18 @@ def test_a_value_shown_by_a_table_of_default_columns_is_warned_about(build_page)
     assert [line for line in warnings_of(app) if "[reprodocs.markup]" in line] == [
         f"{app.srcdir / 'index.rst'}:10: WARNING: {emphasis} [reprodocs.markup]"
     ]
+
+
+def test_a_reference_only_the_page_resolves_is_warned_about_a_link_is_not(build_page):
+    body = (
+        ".. nondeterministic-ops::\n\n.. nondeterministic-entry::\n   :label: E\n"
+        "   :where: see [#]_, |sub| and `ref`_; `a link <https://example.org>`__ "
+        "and `another <https://example.org/2>`_\n"
+    )
+    app = build_page(body, confoverrides={"reprodocs_entry_fields": FIELDS})
+    at = f"{app.srcdir / 'index.rst'}:10"
+    shown = "is a reference a table or a list shows as its text"
+    assert warnings_of(app) == [
+        f"{at}: WARNING: an entry's value: {reference!r} {shown} [reprodocs.markup]"
+        for reference in ("[#]_", "|sub|", "`ref`_")
+    ]

@@ -261,7 +261,7 @@ class RenderIndex(SphinxPostTransform):
         parsed, messages = inliner.parse(text, line, memo, parent)
         parent += parsed
         if report:
-            warn_markup(messages, as_location(source, line))
+            warn_markup(messages, parent, as_location(source, line))
         for node in list(parent.findall(include_self=False)):
             if isinstance(node, nodes.Element):
                 node.source, node.line = source, line
@@ -284,16 +284,28 @@ def shown_first(env: BuildEnvironment, source: str, line: int, text: str) -> boo
     return first
 
 
-def warn_markup(messages: list[nodes.system_message], location: str) -> None:
+def warn_markup(messages: list[nodes.system_message], parsed: nodes.Element, location: str) -> None:
     """Each problem docutils found in an entry's value (a warning or worse:
-    an inline literal without its end, a role it does not know), at the
-    entry."""
+    an inline literal without its end, a role it does not know), and each
+    reference only a whole page resolves (a footnote's, a substitution's, a
+    named hyperlink's), shown as its text, at the entry."""
     for message in messages:
         if message["level"] >= Reporter.WARNING_LEVEL:
             # Its words: the paragraph after docutils' own "file:line: (LEVEL)".
             said = message.children[0] if message.children else message
             text = " ".join(said.astext().split())
             warn("markup", __("an entry's value: %s"), text, location=location)
+    for node in parsed.findall(nodes.Element):
+        if isinstance(node, PAGE_REFERENCES) or (
+            isinstance(node, nodes.reference) and "refname" in node
+        ):
+            written = node.rawsource or node.astext()
+            warn(
+                "markup",
+                __("an entry's value: %r is a reference a table or a list shows as its text"),
+                written,
+                location=location,
+            )
 
 
 #: Marks a cross-reference of a condition shown again in a table or a list
@@ -311,6 +323,14 @@ def reported_with_the_note(app: Sphinx, domain: Domain | None, node: nodes.Eleme
 
 #: A name a cross-reference role takes as it is.
 _PYTHON_NAME = re.compile(r"^[^\W\d][\w.]*$")
+
+#: The references of :data:`UNSERVED`: what they name is nowhere a table
+#: or a list is.
+PAGE_REFERENCES = (
+    nodes.substitution_reference,
+    nodes.footnote_reference,
+    nodes.citation_reference,
+)
 
 #: Inline nodes that only a whole document's transforms would complete (or,
 #: for problems, report): written at write time, their text alone.
