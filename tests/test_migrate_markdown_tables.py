@@ -327,3 +327,17 @@ def test_rows_are_chosen_by_no_field_an_entry_written_in_another_file_has(tmp_pa
     assert page.read_text(encoding="utf-8") == text  # its directive would show Old
     assert f"{page}:1: left as is: no column has a value in every row" in err
     assert status == 1
+
+
+def test_a_table_in_a_list_item_is_written_in_it(tmp_path, capsys):
+    # Unindented, the entries and the directive would end the list: its
+    # next item would start another.
+    text = "- one\n\n  | Operation | Where |\n  | - | - |\n  | Foo | a.py |\n\n- two\n"
+    status, _, _, page = migrate_page(tmp_path, capsys, text)
+    assert status == 0
+    assert page.read_text(encoding="utf-8") == (
+        "- one\n\n"
+        "  ```{nondeterministic-entry}\n  :label: Foo\n  :where: a.py\n  ```\n\n"
+        "  ```{nondeterministic-ops}\n  :columns: operation, where\n  :having: where\n  ```\n"
+        "\n- two\n"
+    )

@@ -71,6 +71,8 @@ class _Table(NamedTuple):
     #: A line that is not blank and has no pipe follows the last row: MyST
     #: reads it as a row, unless it starts another block.
     followed: bool = False
+    #: The spaces its header row is indented by (a table in a list item).
+    indent: str = ""
 
     @property
     def catalog(self) -> bool:
@@ -226,7 +228,8 @@ def _table_at(lines: list[str], index: int) -> _Table | None:
         last += 1
         rows.append(_cells(lines[last]))
     followed = last + 1 < len(lines) and bool(lines[last + 1].strip())
-    return _Table(index, last, headings, rows, followed)
+    indent = lines[index][: len(lines[index]) - len(lines[index].lstrip(" "))]
+    return _Table(index, last, headings, rows, followed, indent)
 
 
 def _cells(line: str) -> list[str]:
@@ -284,7 +287,9 @@ def _written(table: _Table, others: set[str], catalog: Catalog, ending: str) -> 
     out = [text for entry in entries for text in (*_block(ENTRY_DIRECTIVE, entry), "")]
     out += _block(LIST_DIRECTIVE, directive)
     labels = tuple(entry[0][1] for entry in entries)
-    return _Written([text + ending for text in out], CatalogTable(line, labels, columns.fields))
+    # Indented as the table was: one in a list item stays in it.
+    written = [(table.indent + text if text else text) + ending for text in out]
+    return _Written(written, CatalogTable(line, labels, columns.fields))
 
 
 class _LeftAsIs(Exception):
