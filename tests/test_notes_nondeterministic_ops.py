@@ -76,9 +76,19 @@ def test_table_filters_and_the_empty_sentence(build_notes):
     assert table_rows(rocm) == [["torch.Tensor.index_add_", "ROCm", "forward", "nondeterministic"]]
     xla = soup.find("section", id="on-xla-in-the-forward-pass")
     assert not xla.find("table")
-    assert (
-        text_of(xla.find("p")) == "No operation in this documentation is noted as nondeterministic."
+    # Other operations are noted: the sentence does not say there are none.
+    assert text_of(xla.find("p")) == (
+        "None of the operations noted as nondeterministic in this documentation "
+        "matches this selection."
     )
+
+
+def test_a_table_of_an_empty_registry_says_nothing_is_noted(build_page):
+    app = build_page(".. nondeterministic-ops::\n\n.. nondeterministic-ops::\n   :format: list\n")
+    soup = parse_html(app.outdir / "index.html")
+    assert not soup.find("table") and not soup.select("ul.simple")
+    said = [text_of(p) for p in soup.select("[role=main] p, main p")]
+    assert said.count("No operation in this documentation is noted as nondeterministic.") == 2
 
 
 def test_invalid_filter_is_a_located_warning(build_page):
@@ -221,7 +231,8 @@ def test_list_filters_and_the_empty_sentence(build_registry):
     xla = soup.find("section", id="on-xla")
     assert not xla.find("ul")
     assert text_of(xla.find("p")) == (
-        "No operation in this documentation is noted as nondeterministic."
+        "None of the operations noted as nondeterministic in this documentation "
+        "matches this selection."
     )
     # :deterministic-algorithms: filters a table too.
     table = soup.find("section", id="raising-as-a-table").find("table")

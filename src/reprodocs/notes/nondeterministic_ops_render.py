@@ -66,10 +66,20 @@ def replace_placeholder(placeholder: nondeterministic_ops, replacement: nodes.El
     placeholder.replace_self(replacement)
 
 
-def nothing_noted() -> nodes.paragraph:
-    """What a table or list is replaced with when it shows nothing."""
+def nothing_shown(registry_empty: bool) -> nodes.paragraph:
+    """What a table or list is replaced with when it shows nothing: the
+    registry has no entry, or none its options choose (then saying there is
+    none at all would be untrue)."""
+    if registry_empty:
+        return nodes.paragraph(
+            "", _("No operation in this documentation is noted as nondeterministic.")
+        )
     return nodes.paragraph(
-        "", _("No operation in this documentation is noted as nondeterministic.")
+        "",
+        _(
+            "None of the operations noted as nondeterministic in this documentation "
+            "matches this selection."
+        ),
     )
 
 
@@ -91,7 +101,7 @@ class RenderIndex(SphinxPostTransform):
             for placeholder in placeholders:
                 chosen = chosen_rows(placeholder, published.rows, declared_fields(self.env))
                 if not chosen:
-                    replacement: nodes.Element = nothing_noted()
+                    replacement: nodes.Element = nothing_shown(not published.rows)
                 elif placeholder.get("format", "table") == "table":
                     replacement = self.table(
                         chosen, placeholder.get("columns", ()), placeholder.get(HEADINGS, ())
@@ -218,10 +228,10 @@ class RenderIndex(SphinxPostTransform):
 
     def parsed(self, text: str, entry: Row, *, in_wording: bool = True) -> list[nodes.Node]:
         """Words of the entry, parsed as written where the entry is; their
-        problems said (:func:`shown_first`) unless the note's wording shows
+        problems said (:func:`claim_report`) unless the note's wording shows
         them (*in_wording*, of a note that renders), which said them."""
         at = self.written_at(entry.note)
-        report = not (in_wording and entry.note.renders) and shown_first(self.env, *at, text)
+        report = not (in_wording and entry.note.renders) and claim_report(self.env, *at, text)
         return self.parse_inline(text, *at, report=report)
 
     def written_at(self, note: Note) -> tuple[str, int]:
@@ -275,9 +285,10 @@ class RenderIndex(SphinxPostTransform):
         return parent.children[:]
 
 
-def shown_first(env: BuildEnvironment, source: str, line: int, text: str) -> bool:
-    """Whether the build shows the value *text* of the entry at *source*,
-    *line* for the first time: its problems are said then, once."""
+def claim_report(env: BuildEnvironment, source: str, line: int, text: str) -> bool:
+    """Record that the build has shown the value *text* of the entry at
+    *source*, *line*; True the first time, when its problems are to be
+    said (once a build)."""
     seen = build_state(env, ShownValues).seen
     first = (source, line, text) not in seen
     seen.add((source, line, text))
