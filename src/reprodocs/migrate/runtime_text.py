@@ -7,7 +7,9 @@ with the same words (``reprodocs.base.runtime_text``).
 An item in line is kept, byte for byte; an item whose operation says
 otherwise now is rewritten in its place, with the role it had; an item no
 entry says is dropped; an item the registry adds comes last. So editing
-one entry's condition changes that item only."""
+one entry's condition changes that item only. What precedes the first item
+(a sentence, not an item) is kept as written, and the items are written at
+the content's indent, in the directive."""
 
 from __future__ import annotations
 
@@ -95,7 +97,9 @@ def refreshed(content: list[str], expected: list[tuple[str, Listing]]) -> list[s
     wanted = [item_words(name, lst.with_words, lst.when, lst.cases) for name, lst in expected]
     if sorted(written) == sorted(set(wanted)):
         return None
-    indent = items[0][0][0][: len(items[0][0][0]) - len(items[0][0][0].lstrip())] if items else ""
+    preamble = _preamble(content)
+    first = items[0][0][0] if items else next((line for line in content if line.strip()), "")
+    indent = first[: len(first) - len(first.lstrip())]
     missing = [i for i, item in enumerate(wanted) if item not in written]
     kept: list[tuple[list[str], list[str]]] = []
     seen: set[str] = set()
@@ -115,13 +119,23 @@ def refreshed(content: list[str], expected: list[tuple[str, Listing]]) -> list[s
     for index in missing:
         name = expected[index][0]
         kept.append((item_lines(name, expected[index][1], indent, role_of(name)), []))
-    result: list[str] = []
+    # What is not an item (no bullet yet) stays, before them: help() shows it.
+    result = [*preamble, *([""] if preamble and preamble[-1].strip() and kept else [])]
     for number, (lines, blanks) in enumerate(kept):
         result += lines
         if number + 1 < len(kept):
             # A nested list ends with a blank line before the next item.
             result += blanks or ([""] if lines[-1].strip().startswith("- ") else [])
     return result
+
+
+def _preamble(content: list[str]) -> list[str]:
+    """The lines of *content* before its first item (none where it starts
+    with one): not an item, kept as written."""
+    for number, line in enumerate(content):
+        if line.strip() and _BULLET.match(line):
+            return content[:number]
+    return content
 
 
 def _items(content: list[str]) -> list[tuple[list[str], list[str]]]:
