@@ -113,7 +113,7 @@ def read_registry(path: Path, confdir: Path | None = None) -> list[Entry]:
         document = json.loads(path.read_bytes())
     except OSError as error:
         raise RegistryError(__("%s: cannot read it: %s") % (path, error.strerror)) from None
-    except ValueError as error:
+    except (ValueError, RecursionError) as error:  # RecursionError: nested too deep
         raise RegistryError(__("%s: not JSON: %s") % (path, error)) from None
     if not isinstance(document, dict) or document.get("version") not in VERSIONS:
         versions = " or ".join(map(str, VERSIONS))
@@ -126,8 +126,10 @@ def read_registry(path: Path, confdir: Path | None = None) -> list[Entry]:
 
 def entry(path: Path, index: int, operation: Any, confdir: Path | None = None) -> Entry:
     where = f"{path}: operations[{index}]"
-    if not isinstance(operation, dict) or not all(
-        isinstance(operation.get(key), str | None) for key in ("name", LABEL.json_key)
+    if (
+        not isinstance(operation, dict)
+        or "name" not in operation  # required: null for a labelled entry
+        or not all(isinstance(operation.get(key), str | None) for key in ("name", LABEL.json_key))
     ):
         raise RegistryError(__("%s: not an operation") % where)
     alerts = operation.get(ALERT.json_key) or []
