@@ -130,3 +130,37 @@ def test_a_list_without_content_is_not_checked(project):
     text = api.read_text(encoding="utf-8")
     api.write_text(text[: text.index("       * :func:`torch.histc`")], encoding="utf-8")
     assert build(project, "-W") == (0, [])
+
+
+def test_a_list_s_content_is_checked_against_the_rows_its_having_keeps(project):
+    """A list filtered by ``:having:`` shows only the entries with that
+    value: its content was checked against every entry of its other
+    filters, so a content in line was warned about as stale (issue 39)."""
+    (project / "conf.py").write_text(
+        (project / "conf.py").read_text(encoding="utf-8")
+        + 'reprodocs_entry_fields = [{"option": "status", "title": "Status"}]\n',
+        encoding="utf-8",
+    )
+    edit(
+        project / "ops.rst",
+        ":when: called on a CUDA tensor\n",
+        ":when: called on a CUDA tensor\n      :status: open\n",
+    )
+    api = project / "api.rst"
+    api.write_text(
+        api.read_text(encoding="utf-8")
+        + "\n.. nondeterministic-ops::\n   :format: list\n   :having: status=open\n\n"
+        "   * :func:`torch.histc` when called on a CUDA tensor\n",
+        encoding="utf-8",
+    )
+    assert build(project, "-W") == (0, [])
+    page = parse_html(project.parent / "html" / "api.html")
+    assert len(page.select("ul.nondeterministic-ops")[-1].find_all("li")) == 1
+    # An item its :having: leaves out is one the registry's list does not have.
+    item = "\n   * :func:`torch.histc` when called on a CUDA tensor\n"
+    edit(api, item, f"{item}   * :func:`torch.bincount`\n")
+    status, warned = build(project)
+    assert status == 0
+    assert len(warned) == 1
+    assert f"{api}:28: WARNING: nondeterministic-ops: its content" in warned[0]
+    assert "0 to add (-), 1 not in the registry (torch.bincount)" in warned[0]

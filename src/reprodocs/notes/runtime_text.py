@@ -23,7 +23,7 @@ from reprodocs.base.report import warn
 from reprodocs.base.runtime_text import item_words, words
 from reprodocs.base.state import build_state
 from reprodocs.notes.domain import RuntimeText, notes_domain
-from reprodocs.notes.filtering import chosen
+from reprodocs.notes.filtering import chosen, having_rows
 from reprodocs.notes.publishing import Published
 from reprodocs.notes.wording import template_environment, wording_of
 
@@ -79,7 +79,8 @@ def check_runtime_texts(app: Sphinx, env: BuildEnvironment) -> None:
             if text.expected:
                 check_note(text)
             else:
-                check_list(text, generated_items(chosen(entries, *text.filters)))
+                rows = having_rows(chosen(entries, *text.filters), text.having)
+                check_list(text, generated_items(rows))
 
 
 def check_note(text: RuntimeText) -> None:
