@@ -27,6 +27,11 @@ def test_words_set_markup_aside():
         "strong and emphasis, a * b, default"
     )
     assert words(r"a\_b") == "a_b"
+    # MyST's roles too (a MyST page or docstring): they read as "{doc}/notes/randomness".
+    assert words("See {doc}`/notes/randomness` and {py:func}`~torch.histc`.") == (
+        "See /notes/randomness and torch.histc."
+    )
+    assert words("{doc}`the notes </notes/randomness>`") == "the notes"
 
 
 def test_list_items_are_each_item_with_its_nested_list():

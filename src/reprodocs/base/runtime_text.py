@@ -4,7 +4,8 @@ than on the web, so a directive standing where PyTorch's sentences were
 carries them (a note its ``:runtime-text:``, a list its items as content),
 and the build checks that they say what the registry says. Text is
 compared by its words, markup aside (``:func:`torch.bmm``` reads as
-``torch.bmm``). Plain text to text: the notes' check and migrate share it.
+``torch.bmm``, and so does MyST's ``{func}`torch.bmm```). Plain text to
+text: the notes' check and migrate share it.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-#: A role or interpreted text: ``:role:`text```, ``:role:`title <target>```, ```text```.
-_INTERPRETED = re.compile(r"(?::[\w:.+-]+:)?`([^`]+)`_?_?")
+#: A role or interpreted text: ``:role:`text```, ``:role:`title <target>```, ```text```;
+#: MyST's role, ``{role}`text```.
+_INTERPRETED = re.compile(r"(?::[\w:.+-]+:|\{[\w:.+-]+\})?`([^`]+)`_?_?")
 _LITERAL = re.compile(r"``(.+?)``")
 _STRONG = re.compile(r"\*\*(\S(?:.*?\S)?)\*\*")
 _EMPHASIS = re.compile(r"(?<![\w*])\*(\S(?:.*?\S)?)\*(?![\w*])")
