@@ -169,3 +169,22 @@ def test_a_list_s_content_is_checked_against_the_rows_its_having_keeps(project):
     assert len(warned) == 1
     assert f"{api}:28: WARNING: nondeterministic-ops: its content" in warned[0]
     assert "0 to add (-), 1 not in the registry (torch.bincount)" in warned[0]
+
+
+def test_an_item_written_twice_is_warned_about(project):
+    """The content said an item twice, which help() shows twice: the items
+    were compared as sets, so nothing was said (migrate --write drops the
+    repeat)."""
+    api = project / "api.rst"
+    item = "       * :func:`torch.histc` when called on a CUDA tensor\n"
+    edit(api, item, item + item.replace(":func:`torch.histc`", "``torch.histc``"))
+    status, warned = build(project)
+    assert status == 0
+    assert warned == [
+        (
+            f"{api}:17: WARNING: nondeterministic-ops: its content (what help() shows) repeats "
+            "what the registry's list says once: torch.histc when called on a CUDA tensor "
+            "[reprodocs.runtime-text]"
+        )
+    ]
+    assert build(project, "-W")[0] != 0

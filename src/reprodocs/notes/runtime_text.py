@@ -95,6 +95,7 @@ def check_note(text: RuntimeText) -> None:
 
 
 def check_list(text: RuntimeText, generated: list[str]) -> None:
+    check_repeats(text)
     written, expected = set(text.written), set(generated)
     if written == expected:
         return
@@ -113,6 +114,22 @@ def check_list(text: RuntimeText, generated: list[str]) -> None:
         "; ".join(extra) or "-",
         location=text.location,
     )
+
+
+def check_repeats(text: RuntimeText) -> None:
+    """A list's content that says an item twice or more: ``help()`` shows
+    it so, where the list the registry generates says each item once."""
+    repeated = [item for number, item in enumerate(text.written) if item in text.written[:number]]
+    if repeated:
+        warn(
+            SUBTYPE,
+            __(
+                "%s: its content (what help() shows) repeats what the registry's list says once: %s"
+            ),
+            text.directive,
+            "; ".join(dict.fromkeys(repeated)),
+            location=text.location,
+        )
 
 
 def generated_items(rows: Iterable[Row]) -> list[str]:
