@@ -264,6 +264,23 @@ def test_github_format_annotates_lines(tree, capsys):
     assert lines[-1].startswith("check-alerts: ")
 
 
+def test_a_file_name_that_is_not_utf_8_leaves_the_report_whole(tree, capsys):
+    """A source whose name is not UTF-8 (Python reads its byte as an
+    unpaired surrogate): the JSON report had it as is, which standard
+    output could not encode (a traceback) or wrote as a byte that is not
+    UTF-8 (no JSON); it is JSON's escape, read back as the name it was."""
+    name = os.fsdecode(b"aten/\xff.cpp")
+    Path(tree, name).write_bytes(
+        b'void f() { at::globalContext().alertNotDeterministic("named_badly"); }\n'
+    )
+    _, out, _ = check(capsys, "aten", "--registry", ".", "--format", "json")
+    assert "\\udcff" in out.encode("utf-8").decode("ascii", "replace")
+    [found] = [f for f in json.loads(out)["findings"] if f.get("alert") == "named_badly"]
+    assert found["path"] == name
+    _, out, _ = check(capsys, "aten", "--registry", ".", "--format", "github")
+    assert "::error file=aten/\\xff.cpp,line=1,title=check-alerts undocumented-alert::" in out
+
+
 def test_github_escapes():
     from reprodocs.check_alerts.formats import escaped
 
