@@ -478,7 +478,10 @@ def test_a_conf_py_that_fails_exits_2(tree, capsys):
         ('{"version": 9, "operations": []}', "not a nondeterministic.json of version 2 or 3"),
         ('{"version": 3, "operations": {}}', "its operations are not a list"),
         ('{"version": 3, "operations": [3]}', "operations[0]: not an operation"),
-        ('{"version": 3, "operations": [{"name": "x", "alerts": [1]}]}', "must be strings"),
+        ('{"version": 3, "operations": [{"name": "x", "alerts": [1]}]}', "arrays of strings"),
+        # A string: its characters were each an alert.
+        ('{"version": 3, "operations": [{"name": "x", "alerts": "foo"}]}', "arrays of strings"),
+        ('{"version": 3, "operations": [{"name": "x", "aliases": "y"}]}', "arrays of strings"),
         # No name (required; null for a labelled entry): a KeyError's traceback before.
         ('{"version": 3, "operations": [{"alerts": ["x"]}]}', "operations[0]: not an operation"),
         # Nested deeper than Python's JSON reader goes: a RecursionError's traceback before.

@@ -134,8 +134,11 @@ def entry(path: Path, index: int, operation: Any, confdir: Path | None = None) -
         raise RegistryError(__("%s: not an operation") % where)
     alerts = operation.get(ALERT.json_key) or []
     aliases = operation.get(ALIASES.json_key) or []
-    if not all(isinstance(name, str) for name in (*alerts, *aliases)):
-        raise RegistryError(__("%s: its alerts and aliases must be strings") % where)
+    # A string is no array: "foo" was read as the alerts "f", "o" and "o".
+    if not all(isinstance(names, list) for names in (alerts, aliases)) or not all(
+        isinstance(name, str) for name in (*alerts, *aliases)
+    ):
+        raise RegistryError(__("%s: its alerts and aliases must be arrays of strings") % where)
     file, line = registry_file(operation.get("registry_file"), where)
     return Entry(
         name=operation["name"] or "",
