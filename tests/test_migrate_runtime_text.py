@@ -102,6 +102,19 @@ def test_what_precedes_the_items_stays_and_they_stay_in_the_directive():
     ]
 
 
+def test_a_paragraph_after_the_items_stays_after_them():
+    # At the items' indent, it ends the list: no item's (it was the last
+    # item's, and went with it when that item was rewritten).
+    after = ["", "    Each raises only under deterministic mode."]
+    expected = [*EXPECTED[:2], ("torch.Tensor.put_", Listing("raises", "called on XPU"))]
+    assert refreshed([*CONTENT, *after], expected) == [
+        *CONTENT[:-1],
+        "    * :meth:`torch.Tensor.put_` when called on XPU",
+        *after,
+    ]
+    assert refreshed([*CONTENT, *after], EXPECTED) is None
+
+
 def test_an_edited_entry_changes_its_item_only(tree, capsys):
     root = tree(LISTS)
     run(capsys, "--write", "--wording", "pytorch-2", str(root))

@@ -50,6 +50,11 @@ def test_list_items_are_each_item_with_its_nested_list():
         "torch.nn.functional.interpolate when used: linear bilinear",
         "torch.nn.MaxUnpool1d",
     ]
+    # A paragraph at the items' indent ends the list: it is no item's (it
+    # was read as the last item's words, which then said otherwise).
+    assert list_items([*content, "", " Each raises only in deterministic mode."]) == (
+        list_items(content)
+    )
     assert item_words("torch.nn.functional.interpolate", "", "used:", ["``linear``"]) == (
         "torch.nn.functional.interpolate when used: linear"
     )

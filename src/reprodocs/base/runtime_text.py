@@ -58,7 +58,9 @@ def item_words(name: str, with_words: str, when: str, cases: Iterable[str]) -> s
 def list_items(lines: Iterable[str]) -> list[str]:
     """The words of each item of the bullet list *lines* hold (a list
     directive's content): its own text, then that of the list nested in it.
-    Lines before the first bullet belong to no item and are passed over."""
+    Lines before the first bullet belong to no item and are passed over,
+    and so are those from where the list ends: a line at its items' indent
+    that is no item (a paragraph after the list)."""
     items: list[list[str]] = []
     indent: int | None = None
     for line in lines:
@@ -70,6 +72,8 @@ def list_items(lines: Iterable[str]) -> list[str]:
         if bullet and (indent is None or depth <= indent):
             indent = depth
             items.append([bullet[2]])
+        elif indent is not None and depth <= indent:
+            break
         elif items:
             items[-1].append(bullet[2] if bullet else stripped)
     return [words(" ".join(item)) for item in items]
