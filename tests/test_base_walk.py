@@ -74,5 +74,26 @@ def test_paths_given_are_taken_as_named_and_directories_searched(tmp_path):
         Met(tmp_path / "link.py", given=True),
         Met(tmp_path / "loop.py", "Too many levels of symbolic links", unseen=True, given=True),
         Met(tmp_path / "pipe.py", given=True, regular=False),
-        Met(tmp_path / "top" / "a.py"),
+        # top/a.py: link.py's file, met there first (each file once).
     ]
+
+
+def test_a_file_under_two_paths_given_is_met_once(tmp_path):
+    """A directory and one in it, a path given twice, a link given and its
+    file: each file and each link not followed was met, and read, once per
+    path (migrate then planned each file twice, wrote one copy and left the
+    lists, and a second run wrote each entry again)."""
+    (tmp_path / "top" / "sub").mkdir(parents=True)
+    (tmp_path / "top" / "sub" / "a.py").write_text("")
+    (tmp_path / "top" / "sub" / "gone.py").symlink_to("nowhere.py")
+    (tmp_path / "alias.py").symlink_to("top/sub/a.py")
+    top, sub = tmp_path / "top", tmp_path / "top" / "sub"
+    names = [str(top), str(sub), str(sub / "a.py"), str(top), str(tmp_path / "alias.py")]
+
+    found = list(files_at(names, (".py",)))
+
+    real = tmp_path.resolve()
+    assert found == [
+        Met(sub / "a.py"),
+        Met(sub / "gone.py", not_followed=f"a symbolic link to {real / 'top/sub/nowhere.py'}, which does not exist"),
+    ]  # fmt: skip

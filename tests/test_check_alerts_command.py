@@ -264,6 +264,23 @@ def test_github_format_annotates_lines(tree, capsys):
     assert lines[-1].startswith("check-alerts: ")
 
 
+def test_a_file_name_that_is_not_utf_8_leaves_the_report_whole(tree, capsys):
+    """A source whose name is not UTF-8 (Python reads its byte as an
+    unpaired surrogate): the JSON report had it as is, which standard
+    output could not encode (a traceback) or wrote as a byte that is not
+    UTF-8 (no JSON); it is JSON's escape, read back as the name it was."""
+    name = os.fsdecode(b"aten/\xff.cpp")
+    Path(tree, name).write_bytes(
+        b'void f() { at::globalContext().alertNotDeterministic("named_badly"); }\n'
+    )
+    _, out, _ = check(capsys, "aten", "--registry", ".", "--format", "json")
+    assert "\\udcff" in out.encode("utf-8").decode("ascii", "replace")
+    [found] = [f for f in json.loads(out)["findings"] if f.get("alert") == "named_badly"]
+    assert found["path"] == name
+    _, out, _ = check(capsys, "aten", "--registry", ".", "--format", "github")
+    assert "::error file=aten/\\xff.cpp,line=1,title=check-alerts undocumented-alert::" in out
+
+
 def test_github_escapes():
     from reprodocs.check_alerts.formats import escaped
 
@@ -416,6 +433,42 @@ def test_a_wrong_rule_is_named_and_exits_2(tree, capsys, rules, error):
     assert error in err
 
 
+@pytest.mark.parametrize("given", [True, False], ids=["config", "nearest"])
+def test_a_pyproject_toml_not_in_utf_8_is_not_toml_in_json(tree, capsys, given):
+    """tomllib lets a UnicodeDecodeError through: it was a traceback, with
+    nothing on standard output."""
+    (tree / "pyproject.toml").write_bytes(b'[tool.reprodocs.check-alerts]\nignore = ["\xff"]\n')
+    config = ["--config", "pyproject.toml"] if given else []
+    status, out, _ = check(capsys, "aten", "--registry", ".", "--format", "json", *config)
+    assert status == 2
+    [said] = json.loads(out)["errors"]
+    path = "pyproject.toml" if given else str(tree / "pyproject.toml")
+    assert said == f"{path}: not TOML: invalid start byte (at byte 41)"
+
+
+def test_what_a_conf_py_prints_leaves_the_report_whole(tree, capsys):
+    (tree / "conf.py").write_text(
+        'print("conf.py read")\nreprodocs_check_alerts_ignore = []\n', encoding="utf-8"
+    )
+    args = ["aten", "--registry", ".", "--config", "conf.py", "--format", "json"]
+    status, out, err = check(capsys, *args)
+    assert status == 1
+    assert json.loads(out)["counts"]["entries"] == len(OPERATIONS)
+    assert err.startswith("conf.py read\n")
+
+
+@pytest.mark.parametrize("asked", [["--form", "json"], ["--fo=json"], ["--forma", "json"]])
+def test_an_abbreviated_format_option_is_the_format_asked_for_on_a_usage_error(capsys, asked):
+    """argparse reads ``--form json`` as ``--format json``: so does the
+    report of a command line it rejects (it was text)."""
+    with pytest.raises(SystemExit) as exit_:
+        check(capsys, "--registry", "nondeterministic.json", *asked)
+    out, _ = capsys.readouterr()
+    assert exit_.value.code == 2
+    [said] = json.loads(out)["errors"]
+    assert said == "check-alerts: the following arguments are required: SOURCE"
+
+
 def test_a_conf_py_that_fails_exits_2(tree, capsys):
     (tree / "conf.py").write_text("import not_installed_anywhere\n", encoding="utf-8")
     status, _, err = check(capsys, "aten", "--registry", ".", "--config", "conf.py")
@@ -431,11 +484,18 @@ def test_a_conf_py_that_fails_exits_2(tree, capsys):
         ('{"version": 9, "operations": []}', "not a nondeterministic.json of version 2 or 3"),
         ('{"version": 3, "operations": {}}', "its operations are not a list"),
         ('{"version": 3, "operations": [3]}', "operations[0]: not an operation"),
-        ('{"version": 3, "operations": [{"name": "x", "alerts": [1]}]}', "must be strings"),
+        ('{"version": 3, "operations": [{"name": "x", "alerts": [1]}]}', "arrays of strings"),
+        # A string: its characters were each an alert.
+        ('{"version": 3, "operations": [{"name": "x", "alerts": "foo"}]}', "arrays of strings"),
+        ('{"version": 3, "operations": [{"name": "x", "aliases": "y"}]}', "arrays of strings"),
+        # No name (required; null for a labelled entry): a KeyError's traceback before.
+        ('{"version": 3, "operations": [{"alerts": ["x"]}]}', "operations[0]: not an operation"),
+        # Nested deeper than Python's JSON reader goes: a RecursionError's traceback before.
+        ("[" * 100_000 + "]" * 100_000, "not JSON: maximum recursion depth exceeded"),
     ],
 )
 def test_a_registry_that_cannot_be_read_exits_2(tree, capsys, registry, error):
-    if registry.startswith("{"):
+    if registry.startswith(("{", "[")):
         (tree / "bad.json").write_text(registry, encoding="utf-8")
         registry = "bad.json"
     status, out, err = check(capsys, "aten", "--registry", registry)

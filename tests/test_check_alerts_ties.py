@@ -95,3 +95,11 @@ def test_a_file_without_alert_tests_is_not_parsed():
 def test_a_file_that_is_not_python_raises_syntax_error():
     with pytest.raises(SyntaxError):
         file_ties(b"def test_nondeterministic_alert_x(:\n", "test_broken.py")
+
+
+def test_a_test_file_too_deep_for_python_s_parser_is_a_value_error():
+    """Python's parser raises RecursionError (a traceback of check-alerts,
+    with nothing on standard output): a ValueError, as branches says."""
+    terms = " + ".join(["1"] * 20000)
+    with pytest.raises(ValueError, match="too deeply nested for Python's parser"):
+        file_ties(f"def test_nondeterministic_alert_x(self):\n    x = {terms}\n".encode(), "t.py")

@@ -50,3 +50,16 @@ def test_a_form_feed_is_not_a_line_break(tmp_path, capsys):
         source.read_text() == '\x0c\ndef f():\n    """Summary.\n\n    .. cudnn-deterministic::\n'
         '       :runtime-text: {cudnn_reproducibility_note}\n    """\n'
     )
+
+
+def test_a_file_nested_too_deep_for_python_s_parser_is_reported(tmp_path, capsys):
+    """20,000 terms are too deep for Python's own parser, which raises
+    RecursionError: migrate ended in its traceback, having written nothing;
+    the file is now reported at its first line (exit status 2)."""
+    source = tmp_path / "generated.py"
+    text = '"""{backward_reproducibility_note}"""\nx = ' + " + ".join(["1"] * 20000) + "\n"
+    source.write_text(text)
+    status, out, err = run(capsys, "--write", str(source))
+    assert (status, out) == (2, "")
+    assert err == f"{source}:1: cannot migrate it: too deeply nested for Python's parser\n"
+    assert source.read_text() == text

@@ -82,6 +82,39 @@ def test_an_item_no_entry_says_goes_and_one_the_registry_adds_comes_last():
     ]
 
 
+def test_what_precedes_the_items_stays_and_they_stay_in_the_directive():
+    # A sentence before the first item is no item: kept as written, the
+    # items after it (it used to be dropped with the first edit).
+    expected = [*EXPECTED[:2], ("torch.Tensor.put_", Listing("raises", "called on XPU"))]
+    assert refreshed(["    Operations:", "", *CONTENT], expected) == [
+        "    Operations:",
+        "",
+        *CONTENT[:-1],
+        "    * :meth:`torch.Tensor.put_` when called on XPU",
+    ]
+    # Content with no item at all: the items come after it, at its indent,
+    # in the directive (they were written at column 0, out of it).
+    added = ("torch.nn.MaxUnpool1d", Listing("raises"))
+    assert refreshed(["    Every operation of the registry."], [added]) == [
+        "    Every operation of the registry.",
+        "",
+        "    * :class:`torch.nn.MaxUnpool1d`",
+    ]
+
+
+def test_a_paragraph_after_the_items_stays_after_them():
+    # At the items' indent, it ends the list: no item's (it was the last
+    # item's, and went with it when that item was rewritten).
+    after = ["", "    Each raises only under deterministic mode."]
+    expected = [*EXPECTED[:2], ("torch.Tensor.put_", Listing("raises", "called on XPU"))]
+    assert refreshed([*CONTENT, *after], expected) == [
+        *CONTENT[:-1],
+        "    * :meth:`torch.Tensor.put_` when called on XPU",
+        *after,
+    ]
+    assert refreshed([*CONTENT, *after], EXPECTED) is None
+
+
 def test_an_edited_entry_changes_its_item_only(tree, capsys):
     root = tree(LISTS)
     run(capsys, "--write", "--wording", "pytorch-2", str(root))

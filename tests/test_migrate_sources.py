@@ -485,3 +485,19 @@ def test_what_is_not_a_readable_file_is_reported_without_a_traceback(tmp_path):
         f"{tmp_path / 'pipe.rst'}: cannot migrate it: not a regular file",
     ]
     assert result.stdout == f"rewrote {tmp_path / 'notes.rst'}\n"
+
+
+def test_a_tree_given_with_a_folder_in_it_is_migrated_as_the_tree_alone(tree, capsys):
+    """``migrate . torch``: each file under torch/ was read twice, planned
+    twice; one copy was written and the other said to have changed
+    meanwhile, the lists left by hand (exit status 2), and the next run
+    wrote the items' entries a second time. Each file is read once."""
+    alone, twice = tree(migrate_support.LISTS, "alone"), tree(migrate_support.LISTS, "twice")
+    assert run(capsys, "--write", "--wording", "pytorch-2", str(alone))[0] == 0
+    status, _, err = run(
+        capsys, "--write", "--wording", "pytorch-2", str(twice), str(twice / "torch"),
+        str(twice / "torch" / "__init__.py"),
+    )  # fmt: skip
+    assert status == 0
+    assert "changed while it was being migrated" not in err
+    assert snapshot(twice) == snapshot(alone)

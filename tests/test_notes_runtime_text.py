@@ -27,6 +27,11 @@ def test_words_set_markup_aside():
         "strong and emphasis, a * b, default"
     )
     assert words(r"a\_b") == "a_b"
+    # MyST's roles too (a MyST page or docstring): they read as "{doc}/notes/randomness".
+    assert words("See {doc}`/notes/randomness` and {py:func}`~torch.histc`.") == (
+        "See /notes/randomness and torch.histc."
+    )
+    assert words("{doc}`the notes </notes/randomness>`") == "the notes"
 
 
 def test_list_items_are_each_item_with_its_nested_list():
@@ -45,6 +50,11 @@ def test_list_items_are_each_item_with_its_nested_list():
         "torch.nn.functional.interpolate when used: linear bilinear",
         "torch.nn.MaxUnpool1d",
     ]
+    # A paragraph at the items' indent ends the list: it is no item's (it
+    # was read as the last item's words, which then said otherwise).
+    assert list_items([*content, "", " Each raises only in deterministic mode."]) == (
+        list_items(content)
+    )
     assert item_words("torch.nn.functional.interpolate", "", "used:", ["``linear``"]) == (
         "torch.nn.functional.interpolate when used: linear"
     )
@@ -130,3 +140,56 @@ def test_a_list_without_content_is_not_checked(project):
     text = api.read_text(encoding="utf-8")
     api.write_text(text[: text.index("       * :func:`torch.histc`")], encoding="utf-8")
     assert build(project, "-W") == (0, [])
+
+
+def test_a_list_s_content_is_checked_against_the_rows_its_having_keeps(project):
+    """A list filtered by ``:having:`` shows only the entries with that
+    value: its content was checked against every entry of its other
+    filters, so a content in line was warned about as stale (issue 39)."""
+    (project / "conf.py").write_text(
+        (project / "conf.py").read_text(encoding="utf-8")
+        + 'reprodocs_entry_fields = [{"option": "status", "title": "Status"}]\n',
+        encoding="utf-8",
+    )
+    edit(
+        project / "ops.rst",
+        ":when: called on a CUDA tensor\n",
+        ":when: called on a CUDA tensor\n      :status: open\n",
+    )
+    api = project / "api.rst"
+    api.write_text(
+        api.read_text(encoding="utf-8")
+        + "\n.. nondeterministic-ops::\n   :format: list\n   :having: status=open\n\n"
+        "   * :func:`torch.histc` when called on a CUDA tensor\n",
+        encoding="utf-8",
+    )
+    assert build(project, "-W") == (0, [])
+    page = parse_html(project.parent / "html" / "api.html")
+    assert len(page.select("ul.nondeterministic-ops")[-1].find_all("li")) == 1
+    # An item its :having: leaves out is one the registry's list does not have.
+    item = "\n   * :func:`torch.histc` when called on a CUDA tensor\n"
+    edit(api, item, f"{item}   * :func:`torch.bincount`\n")
+    status, warned = build(project)
+    assert status == 0
+    assert len(warned) == 1
+    assert f"{api}:28: WARNING: nondeterministic-ops: its content" in warned[0]
+    assert "0 to add (-), 1 not in the registry (torch.bincount)" in warned[0]
+
+
+def test_an_item_written_twice_is_warned_about(project):
+    """The content said an item twice, which help() shows twice: the items
+    were compared as sets, so nothing was said (migrate --write drops the
+    repeat)."""
+    api = project / "api.rst"
+    item = "       * :func:`torch.histc` when called on a CUDA tensor\n"
+    edit(api, item, item + item.replace(":func:`torch.histc`", "``torch.histc``"))
+    status, warned = build(project)
+    assert status == 0
+    assert warned == [
+        (
+            f"{api}:17: WARNING: nondeterministic-ops: its content (what help() shows) repeats "
+            "what the registry's list says once: torch.histc when called on a CUDA tensor "
+            "[reprodocs.runtime-text]"
+        )
+    ]
+    assert build(project, "-W")[0] != 0

@@ -4,7 +4,8 @@ than on the web, so a directive standing where PyTorch's sentences were
 carries them (a note its ``:runtime-text:``, a list its items as content),
 and the build checks that they say what the registry says. Text is
 compared by its words, markup aside (``:func:`torch.bmm``` reads as
-``torch.bmm``). Plain text to text: the notes' check and migrate share it.
+``torch.bmm``, and so does MyST's ``{func}`torch.bmm```). Plain text to
+text: the notes' check and migrate share it.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-#: A role or interpreted text: ``:role:`text```, ``:role:`title <target>```, ```text```.
-_INTERPRETED = re.compile(r"(?::[\w:.+-]+:)?`([^`]+)`_?_?")
+#: A role or interpreted text: ``:role:`text```, ``:role:`title <target>```, ```text```;
+#: MyST's role, ``{role}`text```.
+_INTERPRETED = re.compile(r"(?::[\w:.+-]+:|\{[\w:.+-]+\})?`([^`]+)`_?_?")
 _LITERAL = re.compile(r"``(.+?)``")
 _STRONG = re.compile(r"\*\*(\S(?:.*?\S)?)\*\*")
 _EMPHASIS = re.compile(r"(?<![\w*])\*(\S(?:.*?\S)?)\*(?![\w*])")
@@ -56,7 +58,9 @@ def item_words(name: str, with_words: str, when: str, cases: Iterable[str]) -> s
 def list_items(lines: Iterable[str]) -> list[str]:
     """The words of each item of the bullet list *lines* hold (a list
     directive's content): its own text, then that of the list nested in it.
-    Lines before the first bullet belong to no item and are passed over."""
+    Lines before the first bullet belong to no item and are passed over,
+    and so are those from where the list ends: a line at its items' indent
+    that is no item (a paragraph after the list)."""
     items: list[list[str]] = []
     indent: int | None = None
     for line in lines:
@@ -68,6 +72,8 @@ def list_items(lines: Iterable[str]) -> list[str]:
         if bullet and (indent is None or depth <= indent):
             indent = depth
             items.append([bullet[2]])
+        elif indent is not None and depth <= indent:
+            break
         elif items:
             items[-1].append(bullet[2] if bullet else stripped)
     return [words(" ".join(item)) for item in items]

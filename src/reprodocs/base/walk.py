@@ -49,7 +49,30 @@ def files_at(paths: list[str], suffixes: tuple[str, ...]) -> Iterator[Met]:
     """The files at *paths*, in order: each directory searched
     (:func:`files_under`, the directories given its *roots*), each other
     path as given (a symbolic link followed: it was named); a path that
-    cannot be looked up, with why (*unseen* unless it does not exist)."""
+    cannot be looked up, with why (*unseen* unless it does not exist).
+    Each once, where first met: a file under two of the paths (a
+    directory and one in it, a path given twice) was read twice."""
+    seen: set[str] = set()
+    for met in _met_at(paths, suffixes):
+        key = met_key(met)
+        if key is not None:
+            if key in seen:
+                continue
+            seen.add(key)
+        yield met
+
+
+def met_key(met: Met) -> str | None:
+    """What *met* is, wherever met: a file to read, its real path; a link
+    not followed or a file with a problem met in a directory, its own path
+    (said once); None for a path given with a problem (always said)."""
+    if not (met.problem or met.not_followed):
+        return os.path.realpath(met.path)
+    return None if met.given else f"met {os.path.abspath(met.path)}"
+
+
+def _met_at(paths: list[str], suffixes: tuple[str, ...]) -> Iterator[Met]:
+    """:func:`files_at`'s files, those met twice included."""
     roots = [os.path.realpath(name) for name in paths if os.path.isdir(name)]
     for name in paths:
         path = Path(name)

@@ -166,11 +166,12 @@ def usage_error(arguments: Sequence[str], message: str) -> None:
 
 
 def asked_format(arguments: Sequence[str]) -> str:
-    """The ``--format`` *arguments* ask for ("text" if none can be told): the last given."""
+    """The ``--format`` *arguments* ask for ("text" if none can be told): the
+    last given, also as argparse reads an abbreviation of it (``--form``)."""
     asked = "text"
     for index, argument in enumerate(arguments):
         name, equals, value = argument.partition("=")
-        if name == "--format":
+        if name.startswith("--f") and "--format".startswith(name):
             value = value if equals else "".join(arguments[index + 1 : index + 2])
             asked = value if value in FORMATS else asked
     return asked
@@ -260,8 +261,14 @@ def nearest_pyproject(start: Path) -> Path | None:
 
 
 def check_alerts_table(path: Path) -> Any:
+    """check-alerts' table in the TOML file *path* (None if it has none);
+    TOMLDecodeError for a file that is not TOML (UTF-8 included)."""
     with path.open("rb") as file:
-        table: Any = tomllib.load(file)
+        data = file.read()
+    try:
+        table: Any = tomllib.loads(data.decode())
+    except UnicodeDecodeError as error:  # tomllib.load lets it through
+        raise tomllib.TOMLDecodeError(f"{error.reason} (at byte {error.start})") from None
     for key in PYPROJECT_TABLE:
         table = table.get(key) if isinstance(table, dict) else None
     return table
@@ -305,7 +312,8 @@ def conf_setting(path: Path) -> Any:
 
     path.read_bytes()  # one that cannot be read is said so (OSError, by read_rules)
     try:
-        with contextlib.chdir(path.resolve().parent):
+        # What it prints goes to standard error: standard output is the report's.
+        with contextlib.chdir(path.resolve().parent), contextlib.redirect_stdout(sys.stderr):
             namespace = runpy.run_path(str(path.resolve()), init_globals={"tags": Tags()})
     except (Exception, SystemExit) as error:  # noqa: BLE001 -- conf.py may raise anything
         raise ConfigError(f"{path}: {type(error).__name__}: {error}") from None

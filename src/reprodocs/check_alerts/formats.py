@@ -4,6 +4,7 @@ JSON, or as GitHub Actions workflow commands (annotations on the lines)."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
@@ -84,11 +85,33 @@ def as_json(comparison: Comparison, counts: Counts, errors: list[str]) -> str:
         ],
         "counts": asdict(counts),
     }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return unpaired_escaped(json.dumps(document, indent=2, ensure_ascii=False)) + "\n"
+
+
+#: A surrogate that pairs with none: a byte of a file name that is not
+#: UTF-8, as Python reads such names (``surrogateescape``).
+_UNPAIRED = re.compile("[\ud800-\udfff]")
+
+
+def unpaired_shown(match: re.Match[str]) -> str:
+    """An unpaired surrogate as text: the byte of a file name it stands
+    for (``\\xff``), or U+FFFD for one that stands for none."""
+    if "\udc80" <= match[0] <= "\udcff":
+        return match[0].encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return "\ufffd"
+
+
+def unpaired_escaped(document: str) -> str:
+    """The JSON *document* with each unpaired surrogate (only ever inside
+    a string) written as JSON's escape: the document is then UTF-8 however
+    standard output encodes, and Python reads the name back as it was."""
+    return _UNPAIRED.sub(lambda match: f"\\u{ord(match[0]):04x}", document)
 
 
 def escaped(value: str, property_value: bool = False) -> str:
-    """*value* in a workflow command (GitHub's escaping of data and properties)."""
+    """*value* in a workflow command (GitHub's escaping of data and
+    properties), each unpaired surrogate as :func:`unpaired_shown` shows it."""
+    value = _UNPAIRED.sub(unpaired_shown, value)
     value = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     return value.replace(":", "%3A").replace(",", "%2C") if property_value else value
 

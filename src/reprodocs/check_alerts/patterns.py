@@ -58,7 +58,7 @@ def switch(text: str) -> Switch | None:
     call of one without arguments."""
     try:
         expression = ast.parse(text.strip(), mode="eval").body
-    except SyntaxError:
+    except (SyntaxError, ValueError, RecursionError):  # Recursion: too deep for the parser
         return None
     call = isinstance(expression, ast.Call)
     if isinstance(expression, ast.Call):

@@ -113,7 +113,7 @@ def read_registry(path: Path, confdir: Path | None = None) -> list[Entry]:
         document = json.loads(path.read_bytes())
     except OSError as error:
         raise RegistryError(__("%s: cannot read it: %s") % (path, error.strerror)) from None
-    except ValueError as error:
+    except (ValueError, RecursionError) as error:  # RecursionError: nested too deep
         raise RegistryError(__("%s: not JSON: %s") % (path, error)) from None
     if not isinstance(document, dict) or document.get("version") not in VERSIONS:
         versions = " or ".join(map(str, VERSIONS))
@@ -126,14 +126,19 @@ def read_registry(path: Path, confdir: Path | None = None) -> list[Entry]:
 
 def entry(path: Path, index: int, operation: Any, confdir: Path | None = None) -> Entry:
     where = f"{path}: operations[{index}]"
-    if not isinstance(operation, dict) or not all(
-        isinstance(operation.get(key), str | None) for key in ("name", LABEL.json_key)
+    if (
+        not isinstance(operation, dict)
+        or "name" not in operation  # required: null for a labelled entry
+        or not all(isinstance(operation.get(key), str | None) for key in ("name", LABEL.json_key))
     ):
         raise RegistryError(__("%s: not an operation") % where)
     alerts = operation.get(ALERT.json_key) or []
     aliases = operation.get(ALIASES.json_key) or []
-    if not all(isinstance(name, str) for name in (*alerts, *aliases)):
-        raise RegistryError(__("%s: its alerts and aliases must be strings") % where)
+    # A string is no array: "foo" was read as the alerts "f", "o" and "o".
+    if not all(isinstance(names, list) for names in (alerts, aliases)) or not all(
+        isinstance(name, str) for name in (*alerts, *aliases)
+    ):
+        raise RegistryError(__("%s: its alerts and aliases must be arrays of strings") % where)
     file, line = registry_file(operation.get("registry_file"), where)
     return Entry(
         name=operation["name"] or "",

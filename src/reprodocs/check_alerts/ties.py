@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from reprodocs.base.i18n import __
+
 #: The tests' names begin so; the rest names the operation (and a case:
 #: ``interpolate_bilinear``, ``EmbeddingBag_max``).
 TEST_PREFIX = "test_nondeterministic_alert_"
@@ -37,11 +39,16 @@ class Tie:
 
 def file_ties(data: bytes, filename: str) -> list[Tie]:
     """The ties of a test file's bytes; [] for a file without such tests.
-    A file that is not Python raises SyntaxError."""
+    A file that is not Python raises SyntaxError, or ValueError (null
+    bytes, nesting too deep for Python's parser)."""
     if TEST_PREFIX.encode() not in data:
         return []
+    try:
+        tree = ast.parse(data, filename)
+    except RecursionError:  # Python's parser, on a deeply nested expression
+        raise ValueError(__("too deeply nested for Python's parser")) from None
     ties = []
-    for node in ast.walk(ast.parse(data, filename)):
+    for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef) and node.name.startswith(TEST_PREFIX):
             ties += [tie(node.name, call) for call in checks(node)]
     return sorted(ties, key=lambda tie: tie.line)

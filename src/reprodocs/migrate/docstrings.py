@@ -83,7 +83,7 @@ def docstrings(
     Python cannot parse it (it may hold them: nothing of them is decided)."""
     try:
         tree = ast.parse(text)
-    except (SyntaxError, ValueError) as error:
+    except (SyntaxError, ValueError, RecursionError) as error:  # Recursion: nested too deep
         raise ParseError.of_python(error, text) from None
     owners = [
         (owner, named)

@@ -70,7 +70,7 @@ def _parse(source: str) -> tuple[ast.Module, list[tokenize.TokenInfo]]:
     except tokenize.TokenError as error:
         message, (line, _) = error.args
         raise ParseError(line, message) from None
-    except (SyntaxError, ValueError) as error:
+    except (SyntaxError, ValueError, RecursionError) as error:  # Recursion: nested too deep
         raise ParseError.of_python(error, source) from None
     return tree, tokens
 

@@ -7,7 +7,9 @@ with the same words (``reprodocs.base.runtime_text``).
 An item in line is kept, byte for byte; an item whose operation says
 otherwise now is rewritten in its place, with the role it had; an item no
 entry says is dropped; an item the registry adds comes last. So editing
-one entry's condition changes that item only."""
+one entry's condition changes that item only. What precedes the first item
+(a sentence, not an item) is kept as written, and the items are written at
+the content's indent, in the directive."""
 
 from __future__ import annotations
 
@@ -83,7 +85,7 @@ def role_of(name: str) -> str:
 def refreshed(content: list[str], expected: list[tuple[str, Listing]]) -> list[str] | None:
     """The content lines of a list directive, its items brought in line
     with *expected*; None where they are."""
-    items = _items(content)
+    preamble, items, postamble = _split(content)
     written = [list_items(lines)[0] for lines, _ in items]
     # An item may name the operation where a package re-exports it
     # (torch.nn.Conv1d for torch.nn.modules.conv.Conv1d): its name, then.
@@ -95,7 +97,8 @@ def refreshed(content: list[str], expected: list[tuple[str, Listing]]) -> list[s
     wanted = [item_words(name, lst.with_words, lst.when, lst.cases) for name, lst in expected]
     if sorted(written) == sorted(set(wanted)):
         return None
-    indent = items[0][0][0][: len(items[0][0][0]) - len(items[0][0][0].lstrip())] if items else ""
+    first = items[0][0][0] if items else next((line for line in content if line.strip()), "")
+    indent = first[: len(first) - len(first.lstrip())]
     missing = [i for i, item in enumerate(wanted) if item not in written]
     kept: list[tuple[list[str], list[str]]] = []
     seen: set[str] = set()
@@ -115,28 +118,47 @@ def refreshed(content: list[str], expected: list[tuple[str, Listing]]) -> list[s
     for index in missing:
         name = expected[index][0]
         kept.append((item_lines(name, expected[index][1], indent, role_of(name)), []))
-    result: list[str] = []
+    return _joined(preamble, kept, postamble)
+
+
+def _joined(
+    preamble: list[str], kept: list[tuple[list[str], list[str]]], postamble: list[str]
+) -> list[str]:
+    """The content again: what is not an item, before the items and after
+    them, as written (help() shows it), a blank line apart from them."""
+    result = [*preamble, *([""] if preamble and preamble[-1].strip() and kept else [])]
     for number, (lines, blanks) in enumerate(kept):
         result += lines
         if number + 1 < len(kept):
             # A nested list ends with a blank line before the next item.
             result += blanks or ([""] if lines[-1].strip().startswith("- ") else [])
-    return result
+    if postamble and result and result[-1].strip():
+        result.append("")
+    return result + postamble
 
 
-def _items(content: list[str]) -> list[tuple[list[str], list[str]]]:
-    """The items of a bullet list's lines: each its lines, and the blank
-    lines after it."""
+def _split(content: list[str]) -> tuple[list[str], list[tuple[list[str], list[str]]], list[str]]:
+    """A list directive's *content*: the lines before its first item, its
+    items (each its lines, and the blank lines after it), and the lines
+    from where the list ends (a line at its items' indent that is no item:
+    a paragraph after the list), as :func:`reprodocs.base.runtime_text.list_items`
+    reads them."""
+    first = next(
+        (n for n, line in enumerate(content) if line.strip() and _BULLET.match(line)), len(content)
+    )
     items: list[tuple[list[str], list[str]]] = []
     depth: int | None = None
-    for line in content:
+    for number in range(first, len(content)):
+        line = content[number]
         indent = len(line) - len(line.lstrip())
-        if line.strip() and _BULLET.match(line) and (depth is None or indent <= depth):
+        if not line.strip():
+            items[-1][1].append(line)
+        elif _BULLET.match(line) and (depth is None or indent <= depth):
             depth = indent
             items.append(([line], []))
-        elif items and not line.strip():
-            items[-1][1].append(line)
-        elif items:
+        elif depth is not None and indent <= depth:
+            return content[:first], items, content[number:]
+        else:
             items[-1][0].extend([*items[-1][1], line])
             items[-1][1].clear()
-    return items
+    return content[:first], items, []

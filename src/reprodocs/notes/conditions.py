@@ -4,8 +4,9 @@ the notes that builder shows (a note inside ``.. only:: latex`` is in the
 PDF's table, not the HTML's).
 
 The directives mark each note's admonition with its place in the page's
-list of notes; once the page is read, the conditions around each mark are
-kept with its note, and the mark removed.
+list of notes (an entry, which renders nothing, a comment standing for
+it); once the page is read, the conditions around each mark are kept with
+its note, and the mark removed.
 """
 
 from __future__ import annotations
@@ -29,13 +30,15 @@ MARK = "reprodocs_note"
 def record_conditions(app: Sphinx, doctree: nodes.document) -> None:
     """``doctree-read``: keep the conditions around each note of the page."""
     page_notes = notes_domain(app.env).notes_by_doc.get(app.env.docname, [])
-    for admonition in doctree.findall(nodes.note):
-        index = admonition.attributes.pop(MARK, None)
+    for marked in list(doctree.findall(nodes.Element)):
+        index = marked.attributes.pop(MARK, None)
+        if isinstance(marked, nodes.comment) and index is not None:
+            marked.parent.remove(marked)  # an entry's mark, rendering nothing
         if index is None or index >= len(page_notes):
             continue
         conditions = tuple(
             (ancestor.tagname, ancestor["expr"])
-            for ancestor in ancestors(admonition)
+            for ancestor in ancestors(marked)
             # sphinx.ext.ifconfig's node, by name: that extension may be off.
             if isinstance(ancestor, addnodes.only) or ancestor.tagname == "ifconfig"
         )

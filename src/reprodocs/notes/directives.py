@@ -304,7 +304,12 @@ class NondeterministicEntry(NondeterministicDirective):
         if in_summary(self.env):  # read again where the object is described
             return []
         note, recorded, _options = self.recorded_note()
-        return placed_targets(self.state.document, note, recorded)
+        # Nothing rendered: a comment marks its place, for the only and
+        # ifconfig around it (reprodocs.notes.conditions removes it).
+        mark = nodes.comment()
+        if recorded:
+            mark[MARK] = len(notes_domain(self.env).notes_by_doc[self.env.docname]) - 1
+        return [*([mark] if recorded else []), *placed_targets(self.state.document, note, recorded)]
 
 
 #: Every directive recording an entry of the registry, the notes' first.

@@ -166,6 +166,9 @@ class RuntimeText(NamedTuple):
     expected: tuple[str, ...] = ()
     #: A list's: its ``:backend:``, ``:pass:`` and ``:deterministic-algorithms:``.
     filters: tuple[str, str, str] = ("", "", "")
+    #: A list's: the fields its ``:having:`` names, each with the value asked
+    #: ("" for any), as :func:`reprodocs.notes.filtering.having_fields` gives them.
+    having: tuple[tuple[Field, str], ...] = ()
 
 
 class ReproducibilityDomain(Domain):
@@ -175,7 +178,7 @@ class ReproducibilityDomain(Domain):
     name = "reprodocs"
     label = _("Reproducibility notes")
     #: The extension's ``env_version``: bumped whenever the shape of the domain's data changes.
-    data_version = 11
+    data_version = 12
     # Typed by Domain: a ClassVar on Sphinx 9, an instance variable before.
     initial_data = {  # noqa: RUF012
         "notes": {},  # docname -> [Note, ...] in document order

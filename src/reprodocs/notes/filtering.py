@@ -36,12 +36,27 @@ def chosen_rows(
     having: tuple[str, ...] = placeholder.get(HAVING_OPTION, ())
     # .get: a placeholder pickled before ``name=value`` has names alone.
     wanted: tuple[str, ...] = placeholder.get(HAVING_VALUES, ("",) * len(having))
-    fields = [
-        (field, value)
-        for name, value in zip(having, wanted, strict=True)
+    return having_rows(found, having_fields(zip(having, wanted, strict=True), declared))
+
+
+def having_fields(
+    having: Iterable[tuple[str, str]], declared: tuple[Field, ...] = ()
+) -> tuple[tuple[Field, str], ...]:
+    """The fields ``:having:`` names (*having*: each name with the value
+    asked, "" for any), those that are a field's, each with its value. Each
+    field without its column's heading (a function), so that it pickles:
+    a list's runtime text keeps them (:mod:`reprodocs.notes.runtime_text`)."""
+    return tuple(
+        (field._replace(column=None), value)
+        for name, value in having
         if (field := by_option(name, declared))
-    ]
-    return [row for row in found if all(has(row, field, value) for field, value in fields)]
+    )
+
+
+def having_rows(rows: Iterable[Row], fields: Iterable[tuple[Field, str]]) -> list[Row]:
+    """The *rows* with a value in each of *fields* (the value given with it, if one)."""
+    fields = tuple(fields)
+    return [row for row in rows if all(has(row, field, value) for field, value in fields)]
 
 
 def has(row: Row, field: Field, wanted: str) -> bool:

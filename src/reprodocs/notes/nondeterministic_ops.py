@@ -26,7 +26,7 @@ from reprodocs.base.vocabulary import COLUMNS_OPTION, FORMATS, HAVING_OPTION
 from reprodocs.base.vocabulary import JSON_NAME as JSON_NAME  # noqa: PLC0414 (public here too)
 from reprodocs.notes.declared_fields import declared_fields
 from reprodocs.notes.domain import RuntimeText, notes_domain
-from reprodocs.notes.filtering import HAVING_VALUES
+from reprodocs.notes.filtering import HAVING_VALUES, having_fields
 from reprodocs.notes.index_table import column_names, field_names
 from reprodocs.notes.options import LIST_OPTION_SPEC
 from reprodocs.notes.parsing import as_location, written_at
@@ -73,14 +73,21 @@ class NondeterministicOpsDirective(SphinxDirective):
             columns = self.columns()
             placeholder[COLUMNS_OPTION] = tuple(name for name, _ in columns)
             placeholder[HEADINGS] = tuple(given for _, given in columns)
-        if HAVING_OPTION in self.options:
-            having = self.having()
+        having = self.having() if HAVING_OPTION in self.options else []
+        if having:
             placeholder[HAVING_OPTION] = tuple(name for name, _ in having)
             placeholder[HAVING_VALUES] = tuple(value for _, value in having)
         if self.content:
             written = tuple(list_items(self.content))
+            fields = having_fields(having, declared_fields(self.env))
             notes_domain(self.env).add_runtime_text(
-                RuntimeText(self.name, as_location(*written_at(self)), written, filters=filters)
+                RuntimeText(
+                    self.name,
+                    as_location(*written_at(self)),
+                    written,
+                    filters=filters,
+                    having=fields,
+                )
             )
         return [placeholder]
 

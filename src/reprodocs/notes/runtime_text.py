@@ -23,7 +23,7 @@ from reprodocs.base.report import warn
 from reprodocs.base.runtime_text import item_words, words
 from reprodocs.base.state import build_state
 from reprodocs.notes.domain import RuntimeText, notes_domain
-from reprodocs.notes.filtering import chosen
+from reprodocs.notes.filtering import chosen, having_rows
 from reprodocs.notes.publishing import Published
 from reprodocs.notes.wording import template_environment, wording_of
 
@@ -79,7 +79,8 @@ def check_runtime_texts(app: Sphinx, env: BuildEnvironment) -> None:
             if text.expected:
                 check_note(text)
             else:
-                check_list(text, generated_items(chosen(entries, *text.filters)))
+                rows = having_rows(chosen(entries, *text.filters), text.having)
+                check_list(text, generated_items(rows))
 
 
 def check_note(text: RuntimeText) -> None:
@@ -94,6 +95,7 @@ def check_note(text: RuntimeText) -> None:
 
 
 def check_list(text: RuntimeText, generated: list[str]) -> None:
+    check_repeats(text)
     written, expected = set(text.written), set(generated)
     if written == expected:
         return
@@ -112,6 +114,22 @@ def check_list(text: RuntimeText, generated: list[str]) -> None:
         "; ".join(extra) or "-",
         location=text.location,
     )
+
+
+def check_repeats(text: RuntimeText) -> None:
+    """A list's content that says an item twice or more: ``help()`` shows
+    it so, where the list the registry generates says each item once."""
+    repeated = [item for number, item in enumerate(text.written) if item in text.written[:number]]
+    if repeated:
+        warn(
+            SUBTYPE,
+            __(
+                "%s: its content (what help() shows) repeats what the registry's list says once: %s"
+            ),
+            text.directive,
+            "; ".join(dict.fromkeys(repeated)),
+            location=text.location,
+        )
 
 
 def generated_items(rows: Iterable[Row]) -> list[str]:
