@@ -185,11 +185,11 @@ def test_an_item_written_twice_is_warned_about(project):
     edit(api, item, item + item.replace(":func:`torch.histc`", "``torch.histc``"))
     status, warned = build(project)
     assert status == 0
-    assert warned == [
-        (
-            f"{api}:17: WARNING: nondeterministic-ops: its content (what help() shows) repeats "
-            "what the registry's list says once: torch.histc when called on a CUDA tensor "
-            "[reprodocs.runtime-text]"
-        )
-    ]
+    assert len(warned) == 1
+    assert warned[0].startswith(
+        f"{api}:17: WARNING: nondeterministic-ops: its content (what help() shows) repeats "
+        "what the registry's list says once: torch.histc when called on a CUDA tensor"
+    )
+    # Of type reprodocs.runtime-text (which Sphinx 7.3 and later also print).
+    assert build(project, "-E", "-D", "suppress_warnings=reprodocs.runtime-text") == (0, [])
     assert build(project, "-W")[0] != 0
