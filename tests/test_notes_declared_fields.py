@@ -318,3 +318,20 @@ def test_a_table_chooses_its_rows_by_a_field_s_value(make_app, tmp_path):
     first, second = soup.select("table.nondeterministic-ops")
     assert [text_of(tr.select_one("td")) for tr in first.select("tbody tr")] == ["torch.one"]
     assert [text_of(tr.select_one("td")) for tr in second.select("tbody tr")] == ["torch.three"]
+
+
+def test_a_column_named_twice_is_shown_once_and_warned(make_app, tmp_path):
+    srcdir = tmp_path / "src"
+    write_project(srcdir, MEGATRON_FIELDS)
+    tables = TABLES.replace("operation, where,", "operation, where, where,")
+    assert tables != TABLES
+    (srcdir / "tables.rst").write_text(tables, encoding="utf-8")
+    app = make_app("html", srcdir=srcdir, freshenv=True)
+    app.build()
+    warnings = strip_colors(app.warning.getvalue()).splitlines()
+    assert len(warnings) == 1
+    assert warnings[0].startswith(f"{srcdir / 'tables.rst'}:6: WARNING: nondeterministic-ops:")
+    assert ":columns: names the column 'where' twice; it is shown once, first" in warnings[0]
+    first = parse_html(app.outdir / "tables.html").select("table.nondeterministic-ops")[0]
+    headings = [text_of(th) for th in first.select("thead th")]
+    assert headings.count(headings[1]) == 1 and len(headings) == len(set(headings))

@@ -95,9 +95,23 @@ class NondeterministicOpsDirective(SphinxDirective):
         """The columns ``:columns:`` gives, each a name and the heading
         given it (``name=Heading``; "" for its own), those whose name is a
         column's: a heading given empty is a warning, the column's own used."""
-        return self.named_pairs(
+        pairs = self.named_pairs(
             COLUMNS_OPTION, __("%s: :%s: %r gives the column %r no heading; its own is used")
         )
+        columns: list[tuple[str, str]] = []
+        for name, given in pairs:
+            if any(name == chosen for chosen, _ in columns):
+                warn(
+                    "option",
+                    __("%s: :%s: names the column %r twice; it is shown once, first"),
+                    self.name,
+                    COLUMNS_OPTION,
+                    name,
+                    location=as_location(*written_at(self)),
+                )
+            else:
+                columns.append((name, given))
+        return columns
 
     def having(self) -> list[tuple[str, str]]:
         """The fields ``:having:`` names, each with the value a row must
