@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
-from reprodocs.base.i18n import __
+from reprodocs.base.python_syntax import parse_python
 from reprodocs.check_alerts.patterns import Switch, dotted
 
 if TYPE_CHECKING:
@@ -55,11 +55,7 @@ def file_sites(data: bytes, switches: tuple[Switch, ...]) -> list[Site]:
     as Python."""
     if not any(switch.parts[-1].encode() in data for switch in switches):
         return []
-    try:
-        tree = ast.parse(data)
-    except RecursionError:  # Python's parser, on a deeply nested expression
-        raise ValueError(__("too deeply nested for Python's parser")) from None
-    return sorted(sites(tree, switches), key=lambda site: site.line)
+    return sorted(sites(parse_python(data), switches), key=lambda site: site.line)
 
 
 def sites(tree: ast.AST, switches: tuple[Switch, ...]) -> Iterator[Site]:

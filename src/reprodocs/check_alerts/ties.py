@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from reprodocs.base.i18n import __
+from reprodocs.base.python_syntax import parse_python
 
 #: The tests' names begin so; the rest names the operation (and a case:
 #: ``interpolate_bilinear``, ``EmbeddingBag_max``).
@@ -43,12 +43,8 @@ def file_ties(data: bytes, filename: str) -> list[Tie]:
     bytes, nesting too deep for Python's parser)."""
     if TEST_PREFIX.encode() not in data:
         return []
-    try:
-        tree = ast.parse(data, filename)
-    except RecursionError:  # Python's parser, on a deeply nested expression
-        raise ValueError(__("too deeply nested for Python's parser")) from None
     ties = []
-    for node in ast.walk(tree):
+    for node in ast.walk(parse_python(data, filename)):
         if isinstance(node, ast.FunctionDef) and node.name.startswith(TEST_PREFIX):
             ties += [tie(node.name, call) for call in checks(node)]
     return sorted(ties, key=lambda tie: tie.line)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeGuard
 
+from reprodocs.base.python_syntax import parse_python
 from reprodocs.migrate.model import ParseError
 from reprodocs.migrate.names import names_match
 from reprodocs.migrate.owners import docstring_owners
@@ -82,8 +83,8 @@ def docstrings(
     is ``torch.nn.modules.conv.Conv1d``'s); :class:`ParseError` if this
     Python cannot parse it (it may hold them: nothing of them is decided)."""
     try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError) as error:  # Recursion: nested too deep
+        tree = parse_python(text)
+    except (SyntaxError, ValueError) as error:
         raise ParseError.of_python(error, text) from None
     owners = [
         (owner, named)

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reprodocs.base import entry_schema
-from reprodocs.base.i18n import __
 from reprodocs.base.vocabulary import FORMATS, LIST_OPTIONS, SEPARATOR
 
 # The options migrate reads and writes, named as the entry's schema names them.
@@ -261,12 +260,11 @@ class ParseError(Exception):
         self.message = message
 
     @classmethod
-    def of_python(cls, error: SyntaxError | ValueError | RecursionError, source: str) -> ParseError:
+    def of_python(cls, error: SyntaxError | ValueError, source: str) -> ParseError:
         """What Python's parser said of *source*, at its line (a null byte,
         which it does not locate, at the null byte's; nesting too deep for
-        it, a RecursionError, at the first line)."""
-        if isinstance(error, RecursionError):
-            return cls(1, __("too deeply nested for Python's parser"))
+        it, :func:`~reprodocs.base.python_syntax.parse_python`'s ValueError,
+        at the first line)."""
         line = error.lineno if isinstance(error, SyntaxError) else None
         if not line:
             line = source.count("\n", 0, max(source.find("\0"), 0)) + 1

@@ -12,6 +12,7 @@ import re
 import tokenize
 
 from reprodocs.base.i18n import __
+from reprodocs.base.python_syntax import parse_python
 from reprodocs.migrate.model import Migration, Notice, ParseError
 from reprodocs.migrate.owners import Owner, docstring_owners
 from reprodocs.migrate.rewrite import rewrite_text
@@ -65,12 +66,12 @@ def _parse(source: str) -> tuple[ast.Module, list[tokenize.TokenInfo]]:
     """The syntax tree and the tokens of *source*; :class:`ParseError` if
     this Python cannot read it."""
     try:
-        tree = ast.parse(source)
+        tree = parse_python(source)
         tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
     except tokenize.TokenError as error:
         message, (line, _) = error.args
         raise ParseError(line, message) from None
-    except (SyntaxError, ValueError, RecursionError) as error:  # Recursion: nested too deep
+    except (SyntaxError, ValueError) as error:
         raise ParseError.of_python(error, source) from None
     return tree, tokens
 
